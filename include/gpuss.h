@@ -1,0 +1,179 @@
+/*
+ * gpuss.h: the public C interface of the GPUSs runtime (libgpuss).
+ *
+ * This is the whole boundary between translated programs and the runtime.
+ * gpuss-translate emits calls to these functions; a user may also call them by
+ * hand. It is plain C and works from C, C++ and CUDA translation units.
+ *
+ * Threading: every function here is called from the master thread, the
+ * user's own thread. Calls from several user threads are serialised by the
+ * runtime but their relative order is then the order the calls happened to
+ * take, so keep submission on one thread if the result must be sequential.
+ *
+ * The ABI is versioned: css_task_desc carries GPUSS_ABI_VERSION and the
+ * runtime refuses descriptors from an incompatible translator.
+ */
+#ifndef GPUSS_H
+#define GPUSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUSS_ABI_VERSION 1
+
+/* ---------------------------------------------------------------- regions */
+
+/*
+ * A region of user memory: `rows` runs of `row_bytes` consecutive bytes, the
+ * first at `base`, each next one `stride` bytes after the previous. A plain
+ * contiguous object is one row (rows == 1; stride is then ignored). Sections
+ * of a pointer to arrays, such as `double (*a)[N]` with `a[i0;ni][j0;nj]`,
+ * are several rows.
+ */
+typedef struct css_region {
+  void *base;
+  size_t row_bytes;
+  size_t rows;
+  size_t stride;
+} css_region;
+
+/* The region of `bytes` consecutive bytes at `base`. */
+static inline css_region css_contiguous(const void *base, size_t bytes) {
+  css_region region;
+  region.base = (void *)base;
+  region.row_bytes = bytes;
+  region.rows = 1;
+  region.stride = bytes;
+  return region;
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+typedef enum css_direction {
+  CSS_IN = 1,   /* input(...):  read only */
+  CSS_OUT = 2,  /* output(...): written before it is read; may be renamed */
+  CSS_INOUT = 3 /* inout(...):  read and written */
+} css_direction;
+
+/*
+ * Data movement for tasks that run on an accelerator. Without
+ * `target copy_in/copy_out` clauses the translator sets CSS_COPY_DEFAULT and
+ * the runtime moves what the direction implies. With copy clauses it sets
+ * CSS_COPY_EXPLICIT plus the bits the clauses name.
+ */
+enum css_copy_flags {
+  CSS_COPY_DEFAULT = 0,
+  CSS_COPY_EXPLICIT = 1u << 0, /* the two bits below are authoritative */
+  CSS_COPY_IN = 1u << 1,       /* bring the data to the device before the task */
+  CSS_COPY_OUT = 1u << 2       /* the task's result must reach host memory */
+};
+
+typedef struct css_access {
+  css_region region;
+  uint32_t direction; /* css_direction */
+  uint32_t copy;      /* css_copy_flags */
+} css_access;
+
+/* ---------------------------------------------------------------- tasks */
+
+enum css_device_kind {
+  CSS_DEVICE_SMP = 0, /* runs on a host worker (or a simulated device) */
+  CSS_DEVICE_CUDA = 1 /* runs on a GPU worker */
+};
+
+enum css_task_flags {
+  CSS_TASK_HIGH_PRIORITY = 1u << 0 /* `highpriority`: scheduled before others */
+};
+
+/*
+ * What a task body receives besides its packed arguments. `addresses[i]` is
+ * where the first byte of access i lives for this execution: user memory, a
+ * renamed buffer, or device memory. Translated bodies rebase each pointer
+ * argument with css_translate().
+ */
+typedef struct css_task_env {
+  void *const *addresses;
+  const css_access *accesses; /* as submitted, in user addresses */
+  uint32_t num_accesses;
+  int32_t device_kind;  /* css_device_kind of the executing worker */
+  int32_t device_index; /* GPU ordinal (or simulated device index); -1 on the host */
+  void *cuda_stream;    /* cudaStream_t of the GPU worker; NULL elsewhere */
+  void *cublas_handle;  /* cublasHandle_t bound to cuda_stream; NULL elsewhere */
+} css_task_env;
+
+/* Where `host_pointer`, which lies in (or is based on) access `index`, lives
+ * for this execution. */
+static inline void *css_translate(const css_task_env *env, uint32_t index, const void *host_pointer) {
+  const char *submitted = (const char *)env->accesses[index].region.base;
+  return (char *)env->addresses[index] + ((const char *)host_pointer - submitted);
+}
+
+typedef void (*css_task_body)(void *args, const css_task_env *env);
+
+typedef struct css_task_desc {
+  uint32_t abi_version; /* GPUSS_ABI_VERSION */
+  uint32_t device_kind; /* css_device_kind */
+  uint32_t flags;       /* css_task_flags */
+  uint32_t num_accesses;
+  const css_access *accesses; /* copied by css_submit */
+  css_task_body body;
+  const void *args; /* packed arguments, copied by css_submit */
+  size_t args_size;
+  const char *label; /* the task function's name; must outlive the program */
+  const char *file;  /* the call site; must outlive the program */
+  int line;
+} css_task_desc;
+
+/*
+ * Submit a task. Scalars must already be packed into `args` by value. The
+ * runtime copies the descriptor, accesses and arguments, so all may live on
+ * the caller's stack. Misuse (null region with bytes, a region that wraps
+ * around the address space, a submit after css_finish, a CUDA task without a
+ * GPU) prints `gpuss: error:` with the task's label and file:line and aborts.
+ */
+void css_submit(const css_task_desc *desc);
+
+/* ---------------------------------------------------------------- synchronisation */
+
+/* Start the runtime. Optional: the first submit starts it too. */
+void css_start(void);
+
+/* Wait for every task; all results are then in user memory. The runtime
+ * also finishes by itself at exit. A submit after css_finish is an error. */
+void css_finish(void);
+
+/* Wait for every task submitted so far; all results are in user memory. */
+void css_barrier(void);
+
+/* Return once the last writer of each region has finished and the region's
+ * value is in user memory. Other tasks keep running. */
+void css_wait_on(const css_region *regions, size_t count);
+
+/* ---------------------------------------------------------------- CUDA task bodies */
+
+/* The executing GPU worker's stream and cuBLAS handle (NULL off a GPU worker).
+ * The void* forms are always declared; the typed forms when CUDA's headers are
+ * in reach (nvcc, or GPUSS_WITH_CUDA_TYPES defined before including gpuss.h). */
+void *css_cuda_stream_ptr(void);
+void *css_cublas_handle_ptr(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#if defined(__CUDACC__) || defined(GPUSS_WITH_CUDA_TYPES)
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+static inline cudaStream_t css_cuda_stream(void) {
+  return (cudaStream_t)css_cuda_stream_ptr();
+}
+static inline cublasHandle_t css_cublas_handle(void) {
+  return (cublasHandle_t)css_cublas_handle_ptr();
+}
+#endif
+
+#endif /* GPUSS_H */

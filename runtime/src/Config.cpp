@@ -1,0 +1,117 @@
+#include "Config.hpp"
+#include "Fatal.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <thread>
+
+namespace gpuss {
+
+const char *to_string(CachePolicy policy) {
+  switch (policy) {
+  case CachePolicy::NoCache:
+    return "nocache";
+  case CachePolicy::WriteThrough:
+    return "wt";
+  case CachePolicy::WriteBack:
+    return "wb";
+  }
+  return "?";
+}
+
+unsigned Config::default_num_cpus() {
+  unsigned cores = std::thread::hardware_concurrency();
+  // The master submits and the helper schedules; on small machines they
+  // would fight the workers for the cores, so leave them one.
+  return cores > 2 ? cores - 1 : 1;
+}
+
+bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &bytes) {
+  if (text.empty()) return false;
+  char *end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end == text.c_str() || value < 0) return false;
+  std::string suffix(end);
+  double multiplier = 1;
+  if (suffix == "%") {
+    if (value > 100) return false;
+    bytes = static_cast<std::size_t>(static_cast<double>(total) * value / 100.0);
+    return true;
+  }
+  if (suffix.empty() || suffix == "B")
+    multiplier = 1;
+  else if (suffix == "K" || suffix == "k" || suffix == "KiB")
+    multiplier = 1024.0;
+  else if (suffix == "M" || suffix == "MiB")
+    multiplier = 1024.0 * 1024;
+  else if (suffix == "G" || suffix == "GiB")
+    multiplier = 1024.0 * 1024 * 1024;
+  else
+    return false;
+  bytes = static_cast<std::size_t>(value * multiplier);
+  return true;
+}
+
+namespace {
+
+const char *variable(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+unsigned parse_count(const char *name, const char *text, unsigned low, unsigned high) {
+  char *end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < static_cast<long>(low) || value > static_cast<long>(high))
+    fatal(std::string(name) + "='" + text + "' is not a whole number from " + std::to_string(low) + " to " +
+          std::to_string(high));
+  return static_cast<unsigned>(value);
+}
+
+bool parse_flag(const char *text) {
+  return std::string(text) != "0" && std::string(text) != "no";
+}
+
+} // namespace
+
+Config Config::from_environment() {
+  Config config;
+  config.num_cpus = default_num_cpus();
+  if (const char *v = variable("CSS_NUM_CPUS")) config.num_cpus = parse_count("CSS_NUM_CPUS", v, 0, 4096);
+  if (const char *v = variable("CSS_NUM_GPUS"))
+    config.num_gpus = static_cast<int>(parse_count("CSS_NUM_GPUS", v, 0, 64));
+  if (const char *v = variable("CSS_SIM_DEVICES"))
+    config.sim_devices = parse_count("CSS_SIM_DEVICES", v, 0, 64);
+  if (const char *v = variable("CSS_CACHE_POLICY")) {
+    std::string policy = v;
+    if (policy == "nocache")
+      config.cache_policy = CachePolicy::NoCache;
+    else if (policy == "wt")
+      config.cache_policy = CachePolicy::WriteThrough;
+    else if (policy == "wb")
+      config.cache_policy = CachePolicy::WriteBack;
+    else
+      fatal("CSS_CACHE_POLICY='" + policy + "' is not one of nocache, wt, wb");
+  }
+  if (const char *v = variable("CSS_SCHEDULER")) config.scheduler = v;
+  if (const char *v = variable("CSS_GPU_MEMORY")) {
+    std::size_t probe = 0;
+    if (!parse_memory_size(v, 100, probe))
+      fatal(std::string("CSS_GPU_MEMORY='") + v + "' is not a size (bytes, with K/M/G) or a percentage");
+    config.device_memory = v;
+  }
+  if (const char *v = variable("CSS_RENAME_MEMORY"))
+    if (!parse_memory_size(v, 0, config.rename_memory) || std::string(v).back() == '%')
+      fatal(std::string("CSS_RENAME_MEMORY='") + v + "' is not a size in bytes (with K/M/G)");
+  if (const char *v = variable("CSS_PREFETCH_DEPTH"))
+    config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64);
+  if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag(v);
+  if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
+  if (const char *v = variable("CSS_STATS")) config.stats = parse_flag(v);
+  if (const char *v = variable("CSS_DAG")) config.dag_file = v;
+  if (const char *v = variable("CSS_TRACE")) config.trace_file = v;
+  return config;
+}
+
+} // namespace gpuss

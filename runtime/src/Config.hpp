@@ -1,0 +1,44 @@
+// Config: every tunable of the runtime, read once from the environment.
+//
+// The runtime reads no environment variable anywhere else, so this file is
+// the list of knobs (docs/environment.md describes each).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace gpuss {
+
+enum class CachePolicy { NoCache, WriteThrough, WriteBack };
+
+const char *to_string(CachePolicy policy);
+
+struct Config {
+  unsigned num_cpus = 1;                             // CSS_NUM_CPUS: host worker threads
+  int num_gpus = -1;                                 // CSS_NUM_GPUS: GPUs to use, -1 = all present
+  unsigned sim_devices = 0;                          // CSS_SIM_DEVICES: simulated accelerators
+  CachePolicy cache_policy = CachePolicy::WriteBack; // CSS_CACHE_POLICY: nocache | wt | wb
+  std::string scheduler = "locality";                // CSS_SCHEDULER: locality | eager | round-robin
+  std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
+  std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
+  unsigned prefetch_depth = 2;                      // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  bool pin_host_memory = true; // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
+  unsigned spin_rounds = 4000; // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
+  bool stats = false;          // CSS_STATS=1: one css-stats: line at finish
+  std::string dag_file;        // CSS_DAG=file.dot
+  std::string trace_file;      // CSS_TRACE=file.json
+
+  // The defaults above, overridden by whatever CSS_* variables are set.
+  // Malformed values are a fatal error naming the variable.
+  static Config from_environment();
+
+  // Host workers that behave on any machine: every core but the ones the
+  // master and the helper keep busy, and never fewer than one.
+  static unsigned default_num_cpus();
+};
+
+// Parse "123", "4K", "2G", "75%": a byte count, or a share of `total`.
+// Returns false on malformed text.
+bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &bytes);
+
+} // namespace gpuss

@@ -1,0 +1,68 @@
+// DataObject: one storage of a datum, with its copies in every memory space.
+//
+// A DataObject is what the directory tracks. The original object of a
+// region is the user's own memory; renaming creates another object with a
+// buffer of its own, like a fresh physical register. Each object has one
+// Replica per memory space (space 0 is the host, 1.. are accelerators).
+//
+// Immutable fields (id, shape, host) are set by the master at creation and
+// read by anyone. Replica state and `dirty_space` belong to the helper thread
+// (the directory owner) alone.
+#pragma once
+
+#include "Region.hpp"
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <vector>
+
+namespace gpuss {
+
+struct DataObject;
+
+// Device memory reserved in an accelerator's pool.
+struct DeviceBlock {
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+  std::byte *address = nullptr; // device address (host-addressable for simulated devices)
+  explicit operator bool() const { return address != nullptr; }
+};
+
+struct Replica {
+  bool valid = false;                             // holds the current value (once `filling` ends)
+  bool filling = false;                           // a transfer into this replica is in flight
+  std::uint32_t readers_in_flight = 0;            // transfers reading this replica are in flight
+  std::uint32_t task_pins = 0;                    // staged or running tasks use this replica
+  bool write_back_pending = false;                // an eviction write-back is in flight; free when it ends
+  DeviceBlock block;                              // accelerators only
+  std::list<DataObject *>::iterator lru_position; // in the device cache's LRU list
+  bool in_lru = false;
+
+  bool pinned() const { return task_pins > 0 || readers_in_flight > 0 || filling || write_back_pending; }
+};
+
+struct DataObject : std::enable_shared_from_this<DataObject> {
+  std::uint64_t id = 0;
+  Region shape;              // the user region this storage stands for
+  std::byte *host = nullptr; // host storage: user memory, or the renamed buffer
+  bool renamed = false;
+  std::unique_ptr<std::byte[]> renamed_buffer; // owns `host` when renamed
+  std::size_t renamed_bytes = 0;
+
+  // Directory state, helper thread only.
+  std::vector<Replica> replicas; // one per memory space; [0] is the host
+  int dirty_space = 0;           // the space whose replica the host lacks; 0 = host is up to date
+  bool in_alias_index = false;   // listed among originals with accelerator replicas
+
+  std::size_t storage_bytes() const { return shape.span(); }
+  // Address of the object's first byte in host storage.
+  std::byte *host_base() const { return host; }
+};
+
+// Shared ownership: tasks and the dependency tracker hold references; when
+// the last one goes, the deleter hands the object to the helper (which owns
+// its replicas) through the retire queue.
+using DataObjectRef = std::shared_ptr<DataObject>;
+
+} // namespace gpuss

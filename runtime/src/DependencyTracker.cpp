@@ -1,0 +1,170 @@
+#include "DependencyTracker.hpp"
+#include "StatsCounters.hpp"
+
+#include <algorithm>
+
+namespace gpuss {
+
+namespace {
+
+// Body of a copy-back task: access 0 is the renamed value, access 1 the user
+// memory it returns to.
+void copy_back_body(void *, const css_task_env *env) {
+  Region shape = Region::from(env->accesses[0].region);
+  copy_region_bytes(static_cast<std::byte *>(env->addresses[1]),
+                    static_cast<const std::byte *>(env->addresses[0]), shape);
+}
+
+} // namespace
+
+bool DependencyTracker::unfinished(const TaskRef &task) {
+  if (!task) return false;
+  std::lock_guard lock(task->edges_mutex);
+  return !task->finished;
+}
+
+void DependencyTracker::prune(std::vector<TaskRef> &tasks) {
+  std::erase_if(tasks, [](const TaskRef &t) { return !unfinished(t); });
+}
+
+void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
+  if (!predecessor) return;
+  if (!graph_.add_edge(*predecessor, task) && predecessor->completed.load(std::memory_order_relaxed))
+    predecessor.reset(); // finished long ago: forget it
+}
+
+DependencyTracker::Entry &DependencyTracker::entry_for(const Region &region) {
+  auto by_region = [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; };
+  if (std::unique_ptr<Entry> *found = entries_.find_exact(region, by_region)) return **found;
+  auto entry = std::make_unique<Entry>();
+  entry->region = region;
+  entry->original = objects_.make_original(region);
+  entry->current = entry->original;
+  Entry &created = *entry;
+  entries_.insert(region, std::move(entry));
+  return created;
+}
+
+TaskRef DependencyTracker::make_copy_back(Entry &entry) {
+  auto task = std::make_shared<Task>();
+  task->id = next_task_id();
+  task->kind = TaskKind::CopyBack;
+  task->label = "css_copy_back";
+  task->file = "<gpuss>";
+  task->body = copy_back_body;
+  css_access from{}, to{};
+  from.region = {reinterpret_cast<void *>(entry.region.base), entry.region.row_bytes, entry.region.rows,
+                 entry.region.stride};
+  from.direction = CSS_IN;
+  to = from;
+  to.direction = CSS_OUT;
+  BoundAccess renamed{from, entry.region, entry.current, 0, true, false, true, false};
+  BoundAccess home{to, entry.region, entry.original, 0, false, true, false, true};
+  task->accesses = {renamed, home};
+  graph_.note_task(*task);
+
+  depend_on(task, entry.last_writer); // the renamed value must exist
+  for (TaskRef &user : entry.home_users)
+    depend_on(task, user);
+  entry.current = entry.original;
+  entry.last_writer = task;
+  entry.readers.clear();
+  entry.home_users.clear();
+  return task;
+}
+
+void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &created) {
+  auto by_region = [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; };
+  for (BoundAccess &access : task->accesses) {
+    if (access.region.empty()) continue;
+    const Region &region = access.region;
+
+    // Values renamed in a region this access overlaps without being it go
+    // home first, so every byte has one storage again.
+    std::vector<Entry *> overlapping;
+    entries_.for_each_overlapping(region, by_region,
+                                  [&](std::unique_ptr<Entry> &e) { overlapping.push_back(e.get()); });
+    for (Entry *other : overlapping)
+      if (other->renamed() && !(other->region == region)) created.push_back(make_copy_back(*other));
+
+    Entry &entry = entry_for(region);
+    bool alone = true;
+    for (Entry *other : overlapping)
+      if (other != &entry) alone = false;
+
+    // Renaming: an output-only access that would otherwise wait.
+    if (allow_renaming_ && access.writes && !access.reads && alone) {
+      prune(entry.readers);
+      bool would_wait = unfinished(entry.last_writer) || !entry.readers.empty();
+      if (would_wait) {
+        if (DataObjectRef renamed = objects_.make_renamed(region)) {
+          if (!entry.renamed()) {
+            // The tasks that use user memory now must finish before the value returns there.
+            if (unfinished(entry.last_writer)) entry.home_users.push_back(entry.last_writer);
+            for (TaskRef &reader : entry.readers)
+              entry.home_users.push_back(reader);
+          }
+          entry.current = renamed;
+          entry.last_writer = task;
+          entry.readers.clear();
+          access.object = std::move(renamed);
+          access.offset = 0;
+          Stats::add(stats_.renamed, 1);
+          continue;
+        }
+      }
+    }
+
+    // Ordinary ordering against every overlapping region.
+    for (Entry *other : overlapping) {
+      depend_on(task, other->last_writer); // RAW, and WAW for writes
+      if (access.writes) {
+        for (TaskRef &reader : other->readers)
+          depend_on(task, reader); // WAR
+      }
+    }
+    access.object = entry.current;
+    access.offset = 0;
+    if (access.writes) {
+      entry.last_writer = task;
+      entry.readers.clear();
+    } else {
+      if (entry.readers.size() > 32) prune(entry.readers);
+      entry.readers.push_back(task);
+    }
+  }
+}
+
+void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &created,
+                                   std::vector<TaskRef> &last_writers, std::vector<DataObjectRef> &objects) {
+  auto visit = [&](Entry &entry) {
+    if (entry.renamed()) created.push_back(make_copy_back(entry));
+    if (unfinished(entry.last_writer)) last_writers.push_back(entry.last_writer);
+    objects.push_back(entry.original);
+  };
+  if (region) {
+    std::vector<Entry *> overlapping;
+    entries_.for_each_overlapping(
+        *region, [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; },
+        [&](std::unique_ptr<Entry> &e) { overlapping.push_back(e.get()); });
+    for (Entry *entry : overlapping)
+      visit(*entry);
+  } else {
+    for (auto &[base, entry] : entries_.entries())
+      visit(*entry);
+  }
+}
+
+void DependencyTracker::forget_tasks() {
+  for (auto &[base, entry] : entries_.entries()) {
+    entry->last_writer.reset();
+    entry->readers.clear();
+    entry->home_users.clear();
+  }
+}
+
+void DependencyTracker::clear() {
+  entries_.clear();
+}
+
+} // namespace gpuss

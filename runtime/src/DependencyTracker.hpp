@@ -1,0 +1,78 @@
+// DependencyTracker: orders tasks over regions and decides renaming.
+//
+// Master thread only. For every distinct region accessed it keeps the last
+// writer, the readers since, and the storage that holds the current value.
+// A new access depends on every tracked region it overlaps, byte-exactly:
+// read-after-write on the last writer, and for writes also
+// write-after-read and write-after-write. Entries are never merged; an
+// entry left stale by a write to an overlapping region only adds edges to
+// tasks that are already predecessors, so ordering stays exact.
+//
+// Renaming: an output-only access to a region that overlaps no other tracked
+// region, and whose last writer or readers are unfinished, gets a renamed
+// buffer. Tasks that still use user memory for the region are remembered
+// (home_users) so the copy-back that later returns the value to user memory
+// waits for them. Any access that overlaps a renamed region without being
+// exactly it first brings the value home.
+#pragma once
+
+#include "IntervalIndex.hpp"
+#include "Renaming.hpp"
+#include "Task.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats;
+
+class DependencyTracker {
+public:
+  DependencyTracker(TaskGraph &graph, ObjectStore &objects, Stats &stats, bool allow_renaming)
+      : graph_(graph), objects_(objects), stats_(stats), allow_renaming_(allow_renaming) {}
+
+  // Binds the accesses of `task` to storage and adds its edges. Copy-back
+  // tasks it had to create first are appended to `created` in the order they
+  // must be submitted (before `task`).
+  void add_task(const TaskRef &task, std::vector<TaskRef> &created);
+
+  // For wait on (region given) or barrier (null): copy-backs for renamed
+  // regions (appended to `created`), and the tasks whose completion makes the
+  // regions' values final, with the storage to flush to user memory.
+  void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> &last_writers,
+                  std::vector<DataObjectRef> &objects);
+
+  // After a barrier: every tracked task has finished; drop the references.
+  void forget_tasks();
+  // At finish: drop everything.
+  void clear();
+
+  std::uint64_t next_task_id() { return next_task_id_++; }
+
+private:
+  struct Entry {
+    Region region;
+    DataObjectRef original; // user memory
+    DataObjectRef current;  // where the current value lives (original or renamed)
+    TaskRef last_writer;
+    std::vector<TaskRef> readers;    // since last_writer
+    std::vector<TaskRef> home_users; // while renamed: tasks still using user memory
+    bool renamed() const { return current != original; }
+  };
+
+  Entry &entry_for(const Region &region);
+  TaskRef make_copy_back(Entry &entry);
+  void depend_on(const TaskRef &task, TaskRef &predecessor);
+  static bool unfinished(const TaskRef &task);
+  static void prune(std::vector<TaskRef> &tasks);
+
+  TaskGraph &graph_;
+  ObjectStore &objects_;
+  Stats &stats_;
+  const bool allow_renaming_;
+  IntervalIndex<std::unique_ptr<Entry>> entries_;
+  std::uint64_t next_task_id_ = 1;
+};
+
+} // namespace gpuss

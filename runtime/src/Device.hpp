@@ -1,0 +1,112 @@
+// Device: an accelerator as the runtime sees it: a memory space with a pool,
+// a worker thread that runs staged tasks, and a copy engine.
+//
+// The helper decides what moves where (Directory, SoftwareCache); a device's
+// own worker performs every operation that touches that device, so only that
+// thread makes its CUDA calls. Two implementations: SimDevice (memory in the
+// host, synchronous copies, host task bodies) and CudaDevice.
+#pragma once
+
+#include "DataObject.hpp"
+#include "Queues.hpp"
+#include "Task.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats;
+class Trace;
+
+// One copy of an object's bytes from one memory space to another.
+struct Transfer {
+  DataObjectRef object;
+  int from_space = 0;
+  int to_space = 0;
+  std::byte *source = nullptr;      // address of the object's first byte in from_space
+  std::byte *destination = nullptr; // likewise in to_space
+  Region shape() const { return object->shape; }
+};
+
+// What the helper sends a device worker.
+struct DeviceCommand {
+  TaskRef task;                  // null for a transfer-only command
+  std::vector<void *> addresses; // per access: where the body finds its data
+  std::vector<Transfer> before;  // fetches into this device, before the task
+  std::vector<Transfer> after;   // write-backs, after the task (wt, nocache)
+};
+
+// What a worker reports back to the helper.
+struct Completion {
+  TaskRef task;  // null for transfer-only commands
+  int space = 0; // where it ran
+  std::vector<Transfer> transfers;
+};
+
+// Where a worker reports, and the runtime services it may use.
+struct WorkerContext {
+  BatchQueue<Completion> *completions = nullptr;
+  WakeSignal *helper_signal = nullptr;
+  Stats *stats = nullptr;
+  Trace *trace = nullptr;
+  std::atomic<bool> *stop = nullptr;
+  double (*clock)(const void *) = nullptr; // seconds since runtime start
+  const void *clock_arg = nullptr;
+  unsigned spin_rounds = 0;
+  double now() const { return clock(clock_arg); }
+  void report(Completion completion) const {
+    completions->push(std::move(completion));
+    helper_signal->notify();
+  }
+};
+
+enum class DeviceKind { Simulated, Cuda };
+
+class Device {
+public:
+  virtual ~Device() = default;
+
+  int space() const { return space_; }
+  int index() const { return space_ - 1; }
+  virtual DeviceKind kind() const = 0;
+  virtual std::string name() const = 0;
+  // Bytes of device memory, for percentages in CSS_GPU_MEMORY.
+  virtual std::size_t total_memory() const = 0;
+  // Estimated bandwidth, bytes per second, of a copy from `from_space`.
+  virtual double bandwidth_from(int from_space) const = 0;
+  // Whether this device can read another device's memory directly.
+  virtual bool can_copy_from_device(int from_space) const = 0;
+
+  // Starts the worker thread, which allocates `pool_bytes` of device memory.
+  // Returns once the pool exists; pool_base() is then valid.
+  virtual void start(std::size_t pool_bytes, WorkerContext context) = 0;
+  // Asks the worker to finish what it has and exit; joins it.
+  virtual void stop() = 0;
+  virtual std::byte *pool_base() const = 0;
+
+  // Helper thread: hand a command to the worker.
+  virtual void submit(DeviceCommand command) = 0;
+
+  // Helper thread: a block was just allocated or freed. Simulated devices
+  // fill it with a poison pattern so that a stale read shows up in tests.
+  virtual void poison(const DeviceBlock &) {}
+
+protected:
+  explicit Device(int space) : space_(space) {}
+
+private:
+  int space_;
+};
+
+std::unique_ptr<Device> make_sim_device(int space);
+
+// The CUDA devices present (empty without CUDA support or GPUs), limited to
+// `max_devices` (negative: all).
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices);
+int cuda_device_count();
+
+} // namespace gpuss

@@ -1,0 +1,323 @@
+#include "Directory.hpp"
+#include "Fatal.hpp"
+#include "StatsCounters.hpp"
+
+#include <algorithm>
+
+namespace gpuss {
+
+namespace {
+
+const Region &shape_of(DataObject *const &object) {
+  return object->shape;
+}
+
+// The distinct objects a task uses, with what it does to each.
+struct ObjectUse {
+  DataObjectRef object;
+  bool reads = false; // needs the current value in the executing space
+  bool writes = false;
+  bool copy_out = false;
+};
+
+std::vector<ObjectUse> uses_of(const Task &task, int space) {
+  std::vector<ObjectUse> uses;
+  for (const BoundAccess &access : task.accesses) {
+    if (!access.object) continue;
+    auto it =
+        std::find_if(uses.begin(), uses.end(), [&](const ObjectUse &u) { return u.object == access.object; });
+    if (it == uses.end()) it = uses.insert(uses.end(), ObjectUse{access.object});
+    it->reads |= access.reads && (space == 0 || access.copy_in);
+    it->writes |= access.writes;
+    it->copy_out |= access.writes && access.copy_out;
+  }
+  return uses;
+}
+
+} // namespace
+
+Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
+                     std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats)
+    : policy_(policy), devices_(std::move(devices)), caches_(std::move(caches)), objects_(objects),
+      stats_(stats) {}
+
+std::size_t Directory::device_capacity(int space) const {
+  return space == 0 ? SIZE_MAX : cache(space).capacity();
+}
+
+std::size_t Directory::bytes_to_fetch(const Task &task, int space) const {
+  std::size_t bytes = 0;
+  for (const ObjectUse &use : uses_of(task, space))
+    if (use.reads && !use.object->replicas[space].valid) bytes += use.object->storage_bytes();
+  return bytes;
+}
+
+void Directory::issue(Transfer transfer, int executing_space) {
+  ++transfers_in_flight_;
+  stats_.count_transfer(transfer.from_space, transfer.to_space, transfer.object->shape.payload_bytes());
+  DeviceCommand command;
+  command.before.push_back(std::move(transfer));
+  device(executing_space).submit(std::move(command));
+}
+
+void Directory::write_back(DataObject &object) {
+  int from = object.dirty_space;
+  if (from == 0) return; // the host is up to date, or a write-back is already on its way
+  Replica &source = object.replicas[from];
+  Replica &host = object.replicas[0];
+  Transfer transfer;
+  transfer.object = object.shared_from_this(); // alive until the copy ends
+  transfer.from_space = from;
+  transfer.to_space = 0;
+  transfer.source = source.block.address;
+  transfer.destination = object.host;
+  ++source.readers_in_flight;
+  host.valid = true;
+  host.filling = true;
+  object.dirty_space = 0;
+  issue(std::move(transfer), from);
+}
+
+void Directory::drop_replica(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  cache(space).remove(object);
+  if (replica.block) {
+    device(space).poison(replica.block);
+    cache(space).pool().release(replica.block);
+  }
+  replica = Replica{};
+}
+
+bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) {
+  if (object.renamed || aliases_.empty()) return true;
+  aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
+    if (other == &object) return;
+    if (other->dirty_space != 0) {
+      write_back(*other);
+      blocked = true;
+    }
+    if (other->replicas[0].filling) blocked = true;
+    if (!writes) return;
+    for (std::size_t space = 1; space < other->replicas.size(); ++space) {
+      Replica &replica = other->replicas[space];
+      if (!replica.valid && !replica.block) continue;
+      if (replica.pinned())
+        blocked = true;
+      else
+        drop_replica(*other, static_cast<int>(space));
+    }
+  });
+  return !blocked;
+}
+
+bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
+  SoftwareCache &device_cache = cache(space);
+  bool fits = false;
+  device_cache.for_each_victim([&](DataObject &victim) {
+    if (victim.dirty_space == space) {
+      // Dirty: write it back first; its block frees when the copy ends.
+      Replica &replica = victim.replicas[space];
+      write_back(victim);
+      replica.valid = false;
+      replica.write_back_pending = true;
+      device_cache.remove(victim);
+      waiting = true;
+    } else {
+      drop_replica(victim, space);
+    }
+    Stats::add(stats_.evictions, 1);
+    fits = device_cache.pool().can_allocate(bytes);
+    return !fits;
+  });
+  return fits;
+}
+
+PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
+  std::vector<ObjectUse> uses = uses_of(task, space);
+  bool blocked = false;
+  for (ObjectUse &use : uses)
+    resolve_aliases(*use.object, use.writes, blocked);
+  if (blocked) return PlanOutcome::Blocked;
+
+  auto address_in = [&](const BoundAccess &access) -> void * {
+    const DataObject &object = *access.object;
+    std::byte *base = space == 0 ? object.host : object.replicas[space].block.address;
+    return base + (access.region.base - object.shape.base);
+  };
+
+  if (space == 0) {
+    for (ObjectUse &use : uses) {
+      Replica &host = use.object->replicas[0];
+      if (host.filling)
+        blocked = true;
+      else if (use.reads && !host.valid && use.object->dirty_space != 0) {
+        write_back(*use.object);
+        blocked = true;
+      }
+    }
+    if (blocked) return PlanOutcome::Blocked;
+    plan.addresses.clear();
+    for (const BoundAccess &access : task.accesses)
+      plan.addresses.push_back(access.object ? address_in(access) : nullptr);
+    return PlanOutcome::Ready;
+  }
+
+  // An accelerator. First, can every missing value be fetched now?
+  std::size_t total = 0;
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    total += MemoryPool::rounded(object.storage_bytes());
+    if (object.replicas[space].valid || !use.reads) continue;
+    int source = object.dirty_space;
+    if (source != 0 && !device(space).can_copy_from_device(source)) {
+      write_back(object); // through the host, then
+      blocked = true;
+    } else if (object.replicas[source].filling) {
+      blocked = true;
+    }
+  }
+  if (blocked) return PlanOutcome::Blocked;
+  if (total > cache(space).capacity())
+    fatal_for_task(nullptr, "task '" + std::string(task.label) + "' at " + task.where() + " needs " +
+                                std::to_string(total) + " bytes on " + device(space).name() +
+                                ", more than its cache holds (" + std::to_string(cache(space).capacity()) +
+                                " bytes; raise CSS_GPU_MEMORY or use smaller blocks)");
+
+  // Pin what is already there so that making room cannot evict it.
+  for (ObjectUse &use : uses)
+    if (use.object->replicas[space].valid) ++use.object->replicas[space].task_pins;
+
+  std::vector<std::pair<DataObject *, DeviceBlock>> allocated;
+  bool waiting = false;
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    if (object.replicas[space].valid) continue;
+    std::size_t bytes = object.storage_bytes();
+    std::optional<DeviceBlock> block = cache(space).pool().allocate(bytes);
+    if (!block && make_room(space, bytes, waiting)) block = cache(space).pool().allocate(bytes);
+    if (!block) {
+      for (auto &[owner, got] : allocated)
+        cache(space).pool().release(got);
+      for (ObjectUse &undo : uses)
+        if (undo.object->replicas[space].valid) --undo.object->replicas[space].task_pins;
+      return PlanOutcome::Blocked;
+    }
+    allocated.emplace_back(&object, *block);
+  }
+
+  // Commit.
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    Replica &replica = object.replicas[space];
+    auto fresh =
+        std::find_if(allocated.begin(), allocated.end(), [&](auto &p) { return p.first == &object; });
+    if (fresh == allocated.end()) {
+      Stats::add(stats_.cache_hits, 1);
+      cache(space).touch(object);
+      continue;
+    }
+    replica.block = fresh->second;
+    device(space).poison(replica.block);
+    replica.valid = true;
+    replica.task_pins = 1;
+    cache(space).insert(object);
+    if (!object.renamed && !object.in_alias_index) {
+      aliases_.insert(object.shape, &object);
+      object.in_alias_index = true;
+    }
+    int source = object.dirty_space;
+    if (use.reads && object.replicas[source].valid) {
+      Stats::add(stats_.cache_misses, 1);
+      Transfer fetch{use.object, source, space,
+                     source == 0 ? object.host : object.replicas[source].block.address,
+                     replica.block.address};
+      ++object.replicas[source].readers_in_flight;
+      replica.filling = true;
+      ++transfers_in_flight_;
+      stats_.count_transfer(source, space, object.shape.payload_bytes());
+      plan.before.push_back(std::move(fetch));
+    }
+  }
+  if (policy_ != CachePolicy::WriteBack) {
+    for (ObjectUse &use : uses) {
+      if (!use.copy_out) continue;
+      Replica &replica = use.object->replicas[space];
+      ++replica.readers_in_flight;
+      ++transfers_in_flight_;
+      stats_.count_transfer(space, 0, use.object->shape.payload_bytes());
+      plan.after.push_back(Transfer{use.object, space, 0, replica.block.address, use.object->host});
+    }
+  }
+  plan.addresses.clear();
+  for (const BoundAccess &access : task.accesses)
+    plan.addresses.push_back(access.object ? address_in(access) : nullptr);
+  return PlanOutcome::Ready;
+}
+
+void Directory::on_transfer_complete(const Transfer &transfer) {
+  DataObject &object = *transfer.object;
+  --transfers_in_flight_;
+  Replica &destination = object.replicas[transfer.to_space];
+  destination.filling = false;
+  destination.valid = true;
+  if (transfer.to_space == 0 && object.dirty_space == transfer.from_space) object.dirty_space = 0;
+  Replica &source = object.replicas[transfer.from_space];
+  if (source.readers_in_flight > 0) --source.readers_in_flight;
+  if (source.write_back_pending && source.readers_in_flight == 0) {
+    source.write_back_pending = false;
+    drop_replica(object, transfer.from_space);
+  }
+}
+
+void Directory::on_task_complete(Task &task, int space) {
+  std::vector<ObjectUse> uses = uses_of(task, space);
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    if (space != 0 && object.replicas[space].task_pins > 0) --object.replicas[space].task_pins;
+    if (!use.writes) continue;
+    // Write-invalidate: the executing space holds the only current value.
+    for (std::size_t other = 0; other < object.replicas.size(); ++other) {
+      if (static_cast<int>(other) == space) continue;
+      if (other == 0)
+        object.replicas[0].valid = false;
+      else if (object.replicas[other].valid || object.replicas[other].block)
+        drop_replica(object, static_cast<int>(other));
+    }
+    object.replicas[space].valid = true;
+    object.dirty_space = space;
+  }
+}
+
+void Directory::release_after_task(Task &task, int space) {
+  if (space == 0 || policy_ != CachePolicy::NoCache) return;
+  for (ObjectUse &use : uses_of(task, space)) {
+    Replica &replica = use.object->replicas[space];
+    if (!replica.pinned() && use.object->dirty_space != space) drop_replica(*use.object, space);
+  }
+}
+
+bool Directory::flush_to_host(const std::vector<DataObjectRef> &objects) {
+  bool done = true;
+  for (const DataObjectRef &object : objects) {
+    if (object->dirty_space != 0) write_back(*object);
+    if (object->dirty_space != 0 || object->replicas[0].filling) done = false;
+  }
+  return done;
+}
+
+void Directory::retire(DataObject *object) {
+  for (std::size_t space = 1; space < object->replicas.size(); ++space)
+    if (object->replicas[space].block || object->replicas[space].in_lru)
+      drop_replica(*object, static_cast<int>(space));
+  if (object->in_alias_index) {
+    auto [first, last] = aliases_.entries().equal_range(object->shape.base);
+    for (auto it = first; it != last; ++it)
+      if (it->second == object) {
+        aliases_.erase(it);
+        break;
+      }
+  }
+  objects_.destroy(object);
+}
+
+} // namespace gpuss

@@ -1,0 +1,92 @@
+// Directory: which memory spaces hold a valid copy of every object, which
+// copy is dirty, and what must move for a task to run in a given space.
+//
+// Owned by the helper thread (paper, section 4.3); nothing else reads or
+// writes replica state. The coherence policy (CSS_CACHE_POLICY) decides what
+// happens after a task writes on an accelerator:
+//   nocache  write back at once and free the device copies the task used
+//   wt       write back at once (write-through); other copies are invalidated
+//   wb       keep the result on the device (write-back); the host copy is
+//            updated only when someone else needs it, or at barrier/wait/finish
+// Writing anywhere invalidates every other copy (write-invalidate).
+#pragma once
+
+#include "Config.hpp"
+#include "Device.hpp"
+#include "IntervalIndex.hpp"
+#include "Renaming.hpp"
+#include "SoftwareCache.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats;
+
+// What the worker needs to run a task: where each access lives, and the
+// copies before and after.
+struct TaskPlan {
+  std::vector<void *> addresses;
+  std::vector<Transfer> before;
+  std::vector<Transfer> after;
+};
+
+enum class PlanOutcome {
+  Ready,  // the plan is made; replicas are pinned until the task completes
+  Blocked // data is on its way (or room is being made); try again later
+};
+
+class Directory {
+public:
+  Directory(CachePolicy policy, std::vector<Device *> devices,
+            std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats);
+
+  // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
+  // pinned, though write-backs that make progress possible may be issued.
+  PlanOutcome plan(Task &task, int space, TaskPlan &plan);
+
+  // Bytes `task` would have to fetch to run in `space`.
+  std::size_t bytes_to_fetch(const Task &task, int space) const;
+  // The largest total a task needs on one device; for a clear error.
+  std::size_t device_capacity(int space) const;
+
+  // After a task ran in `space`: unpin, and make its writes the only
+  // current copies. Its transfers are reported separately, after this.
+  void on_task_complete(Task &task, int space);
+  // nocache: free the device copies a finished task used.
+  void release_after_task(Task &task, int space);
+  void on_transfer_complete(const Transfer &transfer);
+
+  // Starts write-backs so that each object's value reaches user memory.
+  // True when every one is already there (nothing in flight).
+  bool flush_to_host(const std::vector<DataObjectRef> &objects);
+
+  // The last reference to `object` is gone: release its replicas.
+  void retire(DataObject *object);
+
+  bool transfers_in_flight() const { return transfers_in_flight_ > 0; }
+
+private:
+  Device &device(int space) const { return *devices_[space - 1]; }
+  SoftwareCache &cache(int space) const { return *caches_[space - 1]; }
+
+  // Issues a copy of the dirty replica to the host, unless one is in flight.
+  void write_back(DataObject &object);
+  void issue(Transfer transfer, int executing_space);
+  void drop_replica(DataObject &object, int space);
+  bool make_room(int space, std::size_t bytes, bool &waiting);
+  bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
+
+  const CachePolicy policy_;
+  std::vector<Device *> devices_;
+  std::vector<std::unique_ptr<SoftwareCache>> caches_;
+  ObjectStore &objects_;
+  Stats &stats_;
+  // Originals with replicas on accelerators, to keep overlapping user
+  // regions coherent with each other.
+  IntervalIndex<DataObject *> aliases_;
+  std::size_t transfers_in_flight_ = 0;
+};
+
+} // namespace gpuss

@@ -1,0 +1,16 @@
+// Fatal: how the runtime reports misuse and unrecoverable failures.
+//
+// Every message starts with "gpuss: error:" and, when a task is involved,
+// names its label and the file:line of the call that submitted it.
+#pragma once
+
+#include "gpuss.h"
+
+#include <string_view>
+
+namespace gpuss {
+
+[[noreturn]] void fatal(std::string_view message);
+[[noreturn]] void fatal_for_task(const css_task_desc *desc, std::string_view message);
+
+} // namespace gpuss

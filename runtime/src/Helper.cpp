@@ -1,0 +1,180 @@
+#include "Helper.hpp"
+#include "Fatal.hpp"
+#include "StatsCounters.hpp"
+
+namespace gpuss {
+
+Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
+               std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
+               std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop)
+    : config_(config), queues_(queues), directory_(directory), graph_(graph), devices_(std::move(devices)),
+      cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop) {
+  idle_cpus_ = cpus_ ? cpus_->count() : 0;
+  staged_.assign(devices_.size() + 1, 0);
+  queued_seconds_.assign(devices_.size() + 1, 0.0);
+}
+
+Helper::~Helper() {
+  join();
+}
+
+void Helper::start() {
+  thread_ = std::jthread([this] { run(); });
+}
+
+void Helper::join() {
+  if (!thread_.joinable()) return;
+  queues_.signal.notify();
+  thread_ = {};
+}
+
+void Helper::run() {
+  for (;;) {
+    std::uint32_t ticket = queues_.signal.prepare();
+    bool progress = drain_queues();
+    dispatch();
+    if (stop_.load(std::memory_order_acquire) && live_tasks_.load(std::memory_order_acquire) == 0 &&
+        !directory_.transfers_in_flight() && flushes_.empty() && queues_.completions.empty())
+      return;
+    if (!progress) queues_.signal.wait(ticket, config_.spin_rounds);
+  }
+}
+
+bool Helper::drain_queues() {
+  bool progress = false;
+  for (Completion &completion : queues_.completions.drain()) {
+    on_completion(completion);
+    progress = true;
+  }
+  for (DataObject *object : queues_.retired.drain())
+    directory_.retire(object);
+  for (TaskRef &task : queues_.ready.drain()) {
+    make_ready(std::move(task));
+    progress = true;
+  }
+  for (auto &request : queues_.flushes.drain())
+    flushes_.push_back(std::move(request));
+  std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
+    if (!directory_.flush_to_host(request->objects)) return false;
+    request->done.store(true, std::memory_order_release);
+    request->done.notify_all();
+    return true;
+  });
+  return progress;
+}
+
+void Helper::make_ready(TaskRef task) {
+  bool gpu = task->device_kind == CSS_DEVICE_CUDA;
+  ready_[task->high_priority ? 0 : 1][gpu ? 1 : 0].push_back(std::move(task));
+  ++ready_count_;
+  Stats::raise_to(stats_.max_ready, ready_count_);
+}
+
+void Helper::on_completion(Completion &completion) {
+  if (completion.task) directory_.on_task_complete(*completion.task, completion.space);
+  for (const Transfer &transfer : completion.transfers)
+    directory_.on_transfer_complete(transfer);
+  if (!completion.task) return;
+
+  Task &task = *completion.task;
+  int space = completion.space;
+  directory_.release_after_task(task, space);
+  if (space == 0)
+    ++idle_cpus_;
+  else {
+    --staged_[space];
+    queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
+  }
+  learn_duration(task, space);
+  for (TaskRef &successor : graph_.complete(task))
+    make_ready(std::move(successor));
+  // The task no longer needs its storage; dropping the references lets
+  // renamed buffers retire.
+  task.accesses.clear();
+  task.args.clear();
+  if (task.kind == TaskKind::User) Stats::add(stats_.tasks, 1);
+  // release: a master waiting on this task or on the count sees the
+  // directory and user memory as the completion left them.
+  task.completed.store(true, std::memory_order_release);
+  task.completed.notify_all();
+  if (live_tasks_.fetch_sub(1, std::memory_order_acq_rel) == 1) live_tasks_.notify_all();
+}
+
+bool Helper::eligible(const Task &task, int space) const {
+  if (space == 0) return task.device_kind != CSS_DEVICE_CUDA && cpus_ && cpus_->count() > 0;
+  DeviceKind kind = devices_[space - 1]->kind();
+  return task.device_kind == CSS_DEVICE_CUDA ? kind == DeviceKind::Cuda : kind == DeviceKind::Simulated;
+}
+
+bool Helper::has_room(int space) const {
+  if (space == 0) return idle_cpus_ > 0;
+  return staged_[space] < 1 + config_.prefetch_depth;
+}
+
+double Helper::estimate_seconds(const Task &task, int space) const {
+  int kind = space == 0 ? 0 : 1;
+  auto it = durations_.find({task.label, kind});
+  return it == durations_.end() ? 0.0 : it->second;
+}
+
+void Helper::learn_duration(const Task &task, int space) {
+  double seconds = task.end_time - task.start_time;
+  if (seconds <= 0) return;
+  int kind = space == 0 ? 0 : 1;
+  auto [it, inserted] = durations_.try_emplace({task.label, kind}, seconds);
+  if (!inserted) it->second = 0.8 * it->second + 0.2 * seconds;
+}
+
+Helper::Placement Helper::place(const TaskRef &task) {
+  std::vector<Candidate> candidates;
+  for (int space = 0; space <= static_cast<int>(devices_.size()); ++space) {
+    if (!eligible(*task, space) || !has_room(space)) continue;
+    Candidate candidate;
+    candidate.space = space;
+    candidate.fetch_bytes = directory_.bytes_to_fetch(*task, space);
+    double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
+    candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
+    candidate.staged = space == 0 ? (cpus_->count() - idle_cpus_) : staged_[space];
+    candidate.queued_seconds = space == 0 ? 0.0 : queued_seconds_[space];
+    candidates.push_back(candidate);
+  }
+  if (candidates.empty()) return Placement::NoRoom;
+  int space = candidates[policy_.choose(*task, candidates)].space;
+
+  TaskPlan plan;
+  if (directory_.plan(*task, space, plan) == PlanOutcome::Blocked) return Placement::Blocked;
+  task->space = space;
+  if (space == 0) {
+    --idle_cpus_;
+    cpus_->submit(HostJob{task, std::move(plan.addresses)});
+  } else {
+    ++staged_[space];
+    queued_seconds_[space] += estimate_seconds(*task, space);
+    devices_[space - 1]->submit(
+        DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
+  }
+  return Placement::Dispatched;
+}
+
+void Helper::dispatch() {
+  // Tasks whose data was out of reach go first: they are the oldest, and
+  // letting newer tasks take the room that was made for them would livelock.
+  for (std::size_t n = blocked_.size(); n > 0; --n) {
+    TaskRef task = std::move(blocked_.front());
+    blocked_.pop_front();
+    if (place(task) != Placement::Dispatched) blocked_.push_back(std::move(task));
+  }
+  for (auto &by_kind : ready_) {
+    for (std::deque<TaskRef> &queue : by_kind) {
+      while (!queue.empty()) {
+        Placement placement = place(queue.front());
+        if (placement == Placement::NoRoom) break;
+        if (placement == Placement::Blocked) blocked_.push_back(queue.front());
+        queue.pop_front();
+        --ready_count_;
+      }
+    }
+  }
+}
+
+} // namespace gpuss

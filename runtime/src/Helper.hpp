@@ -1,0 +1,82 @@
+// Helper: the thread that maps ready tasks to execution units (paper,
+// section 4.2). It owns the directory, processes completions, releases
+// successors, and dispatches each ready task to the memory space where the
+// scheduling policy finds it cheapest, staging up to CSS_PREFETCH_DEPTH
+// tasks ahead on each accelerator so that their fetches overlap the running
+// task.
+#pragma once
+
+#include "Config.hpp"
+#include "CpuWorkers.hpp"
+#include "Directory.hpp"
+#include "Scheduler.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace gpuss {
+
+// A barrier's or wait on's request that values reach user memory.
+struct FlushRequest {
+  std::vector<DataObjectRef> objects;
+  std::atomic<bool> done{false};
+};
+
+struct HelperQueues {
+  BatchQueue<TaskRef> ready;
+  BatchQueue<Completion> completions;
+  BatchQueue<DataObject *> retired;
+  BatchQueue<std::shared_ptr<FlushRequest>> flushes;
+  WakeSignal signal; // rung by every producer of the queues above
+};
+
+class Helper {
+public:
+  Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
+         std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
+         std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop);
+  ~Helper(); // joins
+
+  void start();
+  void join();
+
+private:
+  enum class Placement { Dispatched, Blocked, NoRoom };
+
+  void run();
+  bool drain_queues();
+  void on_completion(Completion &completion);
+  void make_ready(TaskRef task);
+  void dispatch();
+  Placement place(const TaskRef &task);
+  bool eligible(const Task &task, int space) const;
+  bool has_room(int space) const;
+  double estimate_seconds(const Task &task, int space) const;
+  void learn_duration(const Task &task, int space);
+
+  const Config &config_;
+  HelperQueues &queues_;
+  Directory &directory_;
+  TaskGraph &graph_;
+  std::vector<Device *> devices_;
+  CpuWorkers *cpus_;
+  SchedulingPolicy &policy_;
+  Stats &stats_;
+  std::atomic<std::uint64_t> &live_tasks_;
+  std::atomic<bool> &stop_;
+
+  // Ready tasks by [priority][needs a GPU]: high priority first, FIFO within.
+  std::deque<TaskRef> ready_[2][2];
+  std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
+  std::size_t ready_count_ = 0;
+  unsigned idle_cpus_ = 0;
+  std::vector<unsigned> staged_;                            // per space: tasks staged on an accelerator
+  std::vector<double> queued_seconds_;                      // per space: estimated work staged there
+  std::map<std::pair<std::string, int>, double> durations_; // (label, kind of space) -> seconds, smoothed
+  std::vector<std::shared_ptr<FlushRequest>> flushes_;
+  std::jthread thread_;
+};
+
+} // namespace gpuss

@@ -1,0 +1,18 @@
+// Built when libgpuss has no CUDA support: there are no GPUs to offer.
+#include "Device.hpp"
+
+namespace gpuss {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int) {
+  return {};
+}
+int cuda_device_count() {
+  return 0;
+}
+} // namespace gpuss
+
+extern "C" void *css_cuda_stream_ptr(void) {
+  return nullptr;
+}
+extern "C" void *css_cublas_handle_ptr(void) {
+  return nullptr;
+}

@@ -1,0 +1,129 @@
+// The named queues through which the runtime's threads talk, and the
+// doorbell a sleeping consumer waits on.
+//
+//   ready queue      master -> helper       tasks whose predecessors are done
+//   completion queue workers -> helper      finished tasks and transfers
+//   retire queue     any thread -> helper   storage no task or region uses any more
+//   request queue    master -> helper       flushes for barrier and wait on
+//   inboxes          helper -> workers      staged tasks and transfer commands
+//
+// They are plain mutex-protected queues: each operation is a few hundred
+// nanoseconds at most, far below the cost of a task, and the mutex gives
+// the happens-before edges the data handed over needs.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpuss {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// A doorbell: consumers take a ticket (prepare), check their queues, and
+// sleep only if the ticket is unchanged (wait); producers ring (notify).
+// A ring between prepare and wait makes wait return at once, so no wake-up
+// is lost.
+class WakeSignal {
+public:
+  std::uint32_t prepare() const {
+    // acquire: everything published before the ring that changed the ticket
+    // is visible to the consumer's subsequent queue checks.
+    return epoch_.load(std::memory_order_acquire);
+  }
+
+  // Any thread. Spins briefly (hand-offs between busy threads are then a
+  // fraction of a microsecond), then sleeps in the kernel.
+  void wait(std::uint32_t ticket, unsigned spin_rounds) const {
+    for (unsigned i = 0; i < spin_rounds; ++i) {
+      if (epoch_.load(std::memory_order_acquire) != ticket) return;
+      if (i % 64 == 63)
+        std::this_thread::yield();
+      else
+        cpu_relax();
+    }
+    epoch_.wait(ticket, std::memory_order_acquire);
+  }
+
+  // Any thread. release: publishes the producer's queue push.
+  void notify() {
+    epoch_.fetch_add(1, std::memory_order_release);
+    epoch_.notify_all();
+  }
+
+private:
+  std::atomic<std::uint32_t> epoch_{0};
+};
+
+// Many producers, one consumer that takes everything at once.
+template <typename T> class BatchQueue {
+public:
+  // Any thread.
+  void push(T item) {
+    std::lock_guard lock(mutex_);
+    items_.push_back(std::move(item));
+  }
+  // The consumer thread. Swaps the whole content out in O(1).
+  std::vector<T> drain() {
+    std::vector<T> taken;
+    std::lock_guard lock(mutex_);
+    taken.swap(items_);
+    return taken;
+  }
+  bool empty() const {
+    std::lock_guard lock(mutex_);
+    return items_.empty();
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<T> items_;
+};
+
+// One producer (the helper), one or many consumers (the workers of a pool).
+template <typename T> class Inbox {
+public:
+  void push(T item) {
+    {
+      std::lock_guard lock(mutex_);
+      items_.push_back(std::move(item));
+    }
+    signal_.notify();
+  }
+  bool try_pop(T &out) {
+    std::lock_guard lock(mutex_);
+    if (items_.empty()) return false;
+    out = std::move(items_.front());
+    items_.pop_front();
+    return true;
+  }
+  // Blocks until an item arrives or `stop` becomes true. False when stopped.
+  bool pop(T &out, const std::atomic<bool> &stop, unsigned spin_rounds) {
+    for (;;) {
+      std::uint32_t ticket = signal_.prepare();
+      if (try_pop(out)) return true;
+      if (stop.load(std::memory_order_acquire)) return false;
+      signal_.wait(ticket, spin_rounds);
+    }
+  }
+  void wake_all() { signal_.notify(); }
+  std::uint32_t prepare() const { return signal_.prepare(); }
+  void wait(std::uint32_t ticket, unsigned spin_rounds) const { signal_.wait(ticket, spin_rounds); }
+
+private:
+  std::mutex mutex_;
+  std::deque<T> items_;
+  WakeSignal signal_;
+};
+
+} // namespace gpuss

@@ -1,0 +1,121 @@
+// Region: an address range of user memory, contiguous or strided.
+//
+// A region is `rows` runs of `row_bytes` bytes whose starts are `stride`
+// bytes apart. Dependency tracking compares regions byte-exactly (never by
+// base address alone), and copies between memory spaces keep the strided
+// layout so a task body can index its data as it would in user memory.
+#pragma once
+
+#include "gpuss.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+
+namespace gpuss {
+
+struct Region {
+  std::uintptr_t base = 0;
+  std::size_t row_bytes = 0;
+  std::size_t rows = 1;
+  std::size_t stride = 0;
+
+  static Region from(const css_region &r) {
+    Region region{reinterpret_cast<std::uintptr_t>(r.base), r.row_bytes, r.rows == 0 ? 1 : r.rows, r.stride};
+    if (region.rows == 1 || region.stride == region.row_bytes) region.make_contiguous();
+    return region;
+  }
+  static Region contiguous(std::uintptr_t base, std::size_t bytes) { return Region{base, bytes, 1, bytes}; }
+
+  bool empty() const { return row_bytes == 0 || rows == 0; }
+  bool is_contiguous() const { return rows == 1; }
+  // Bytes from the first byte of the first row to the end of the last row.
+  std::size_t span() const { return rows == 0 ? 0 : (rows - 1) * stride + row_bytes; }
+  std::uintptr_t end() const { return base + span(); }
+  std::size_t payload_bytes() const { return row_bytes * rows; }
+
+  bool operator==(const Region &) const = default;
+
+  // A null base with bytes, a span that wraps past the end of the address
+  // space, or rows that overlap each other. Returns the reason, if any.
+  std::optional<std::string> misuse() const {
+    if (empty()) return std::nullopt;
+    if (base == 0) return "region at a null address with " + std::to_string(payload_bytes()) + " bytes";
+    if (rows > 1 && stride < row_bytes)
+      return "strided region whose rows overlap (stride smaller than a row)";
+    std::size_t extent = 0;
+    if (rows > 1 && __builtin_mul_overflow(rows - 1, stride, &extent))
+      return "region wraps around the address space";
+    if (__builtin_add_overflow(extent, row_bytes, &extent) || base + extent < base)
+      return "region wraps around the address space";
+    return std::nullopt;
+  }
+
+  // True when both regions share at least one byte.
+  bool overlaps(const Region &other) const {
+    if (empty() || other.empty()) return false;
+    if (end() <= other.base || other.end() <= base) return false;
+    if (is_contiguous() && other.is_contiguous()) return true;
+    // Walk the rows of the region with fewer rows against the other; rows
+    // are disjoint intervals so a per-row interval test is exact.
+    const Region &few = rows <= other.rows ? *this : other;
+    const Region &many = rows <= other.rows ? other : *this;
+    for (std::size_t r = 0; r < few.rows; ++r) {
+      std::uintptr_t lo = few.base + r * few.stride, hi = lo + few.row_bytes;
+      if (many.intersects_interval(lo, hi)) return true;
+    }
+    return false;
+  }
+
+  // True when every byte of `inner` is a byte of this region.
+  bool contains(const Region &inner) const {
+    if (inner.empty()) return true;
+    if (inner.base < base || inner.end() > end()) return false;
+    if (is_contiguous()) return true;
+    for (std::size_t r = 0; r < inner.rows; ++r) {
+      std::uintptr_t lo = inner.base + r * inner.stride;
+      std::size_t offset = lo - base;
+      std::size_t row = offset / stride, column = offset % stride;
+      if (column + inner.row_bytes > row_bytes || row >= rows) return false;
+    }
+    return true;
+  }
+
+  // The same shape placed at another base address.
+  Region rebased(std::uintptr_t new_base) const { return Region{new_base, row_bytes, rows, stride}; }
+
+private:
+  void make_contiguous() {
+    row_bytes *= rows;
+    rows = 1;
+    stride = row_bytes;
+  }
+
+  bool intersects_interval(std::uintptr_t lo, std::uintptr_t hi) const {
+    if (hi <= base || lo >= end()) return false;
+    if (is_contiguous()) return true;
+    // Rows that could touch [lo, hi): from the one containing lo (or the first).
+    std::size_t first = lo <= base ? 0 : (lo - base) / stride;
+    for (std::size_t r = first; r < rows; ++r) {
+      std::uintptr_t row_lo = base + r * stride;
+      if (row_lo >= hi) break;
+      if (row_lo + row_bytes > lo) return true;
+    }
+    return false;
+  }
+};
+
+// Copy a region's bytes between two host-addressable buffers laid out alike.
+inline void copy_region_bytes(std::byte *dst, const std::byte *src, const Region &shape) {
+  if (shape.is_contiguous()) {
+    std::memcpy(dst, src, shape.row_bytes);
+    return;
+  }
+  for (std::size_t r = 0; r < shape.rows; ++r)
+    std::memcpy(dst + r * shape.stride, src + r * shape.stride, shape.row_bytes);
+}
+
+} // namespace gpuss

@@ -1,0 +1,276 @@
+// Runtime: builds the components in dependency order, implements the
+// master-side operations (submit, barrier, wait on, finish), and tears
+// everything down in reverse.
+#include "Runtime.hpp"
+#include "CpuWorkers.hpp"
+#include "DependencyTracker.hpp"
+#include "Directory.hpp"
+#include "Fatal.hpp"
+#include "Helper.hpp"
+#include "StatsCounters.hpp"
+#include "Trace.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+namespace gpuss {
+
+class RuntimeImpl {
+public:
+  explicit RuntimeImpl(const Config &config);
+  ~RuntimeImpl();
+
+  void submit(const css_task_desc &desc);
+  void barrier();
+  void wait_on(std::span<const css_region> regions);
+  void finish();
+
+  double now() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+  StatsSnapshot stats() const { return stats_->snapshot(finished_ ? wall_seconds_ : now()); }
+
+  Config config;
+
+private:
+  static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
+  void enqueue(const TaskRef &task);
+  void submit_internal(std::vector<TaskRef> &tasks);
+  void flush(std::vector<DataObjectRef> objects);
+  void wait_for_all();
+  void validate(const css_task_desc &desc) const;
+  bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
+
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::unique_ptr<Stats> stats_;
+  Trace trace_;
+  TaskGraph graph_;
+  RenameBudget rename_budget_;
+  HelperQueues queues_;
+  ObjectStore objects_;
+  DependencyTracker tracker_;
+  std::unique_ptr<SchedulingPolicy> policy_;
+  std::unique_ptr<Directory> directory_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> live_tasks_{0};
+  std::unique_ptr<CpuWorkers> cpus_;
+  std::unique_ptr<Helper> helper_;
+  bool finished_ = false;
+  double wall_seconds_ = 0;
+};
+
+namespace {
+
+std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
+  if (config.sim_devices > 0) {
+    std::vector<std::unique_ptr<Device>> devices;
+    for (unsigned i = 0; i < config.sim_devices; ++i)
+      devices.push_back(make_sim_device(static_cast<int>(i) + 1));
+    return devices;
+  }
+  return make_cuda_devices(1, config.num_gpus);
+}
+
+} // namespace
+
+RuntimeImpl::RuntimeImpl(const Config &c)
+    : config(c), devices_(make_devices(c)), stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())),
+      trace_(!c.trace_file.empty()), graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
+      objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
+      tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
+  policy_ = make_scheduling_policy(config.scheduler);
+  if (!policy_) fatal("CSS_SCHEDULER='" + config.scheduler + "' is not one of locality, eager, round-robin");
+
+  WorkerContext context{
+      &queues_.completions, &queues_.signal, stats_.get(), &trace_, &stop_, &RuntimeImpl::clock_of, this,
+      config.spin_rounds};
+  std::vector<std::unique_ptr<SoftwareCache>> caches;
+  std::vector<Device *> device_pointers;
+  for (auto &device : devices_) {
+    std::size_t pool_bytes = 0;
+    if (!parse_memory_size(config.device_memory, device->total_memory(), pool_bytes))
+      fatal("CSS_GPU_MEMORY='" + config.device_memory + "' is not a size or a percentage");
+    device->start(pool_bytes, context);
+    caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes));
+    device_pointers.push_back(device.get());
+  }
+  directory_ =
+      std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_, *stats_);
+  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context);
+  helper_ = std::make_unique<Helper>(config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
+                                     *policy_, *stats_, live_tasks_, stop_);
+  helper_->start();
+}
+
+RuntimeImpl::~RuntimeImpl() {
+  finish();
+}
+
+void RuntimeImpl::validate(const css_task_desc &desc) const {
+  if (desc.abi_version != GPUSS_ABI_VERSION)
+    fatal_for_task(&desc, "was translated for runtime ABI " + std::to_string(desc.abi_version) +
+                              " but libgpuss implements ABI " + std::to_string(GPUSS_ABI_VERSION) +
+                              "; translate it again with this version of gpuss-translate");
+  if (desc.body == nullptr) fatal_for_task(&desc, "has no body");
+  if (desc.num_accesses > 0 && desc.accesses == nullptr)
+    fatal_for_task(&desc, "lists accesses at a null address");
+  if (desc.args_size > 0 && desc.args == nullptr) fatal_for_task(&desc, "has arguments at a null address");
+  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
+    const css_access &access = desc.accesses[i];
+    if (access.direction < CSS_IN || access.direction > CSS_INOUT)
+      fatal_for_task(&desc, "access " + std::to_string(i) + " has no valid direction");
+    if (auto problem = Region::from(access.region).misuse())
+      fatal_for_task(&desc, "access " + std::to_string(i) + ": " + *problem);
+  }
+  if (desc.device_kind == CSS_DEVICE_CUDA) {
+    bool any_gpu = false;
+    for (const auto &device : devices_)
+      any_gpu |= device->kind() == DeviceKind::Cuda;
+    if (!any_gpu)
+      fatal_for_task(&desc, "targets device(cuda) but no GPU is in use (none found, CSS_NUM_GPUS=0, or "
+                            "CSS_SIM_DEVICES set, or libgpuss was built without CUDA)");
+  } else if (!can_run_smp()) {
+    fatal_for_task(&desc, "runs on the host but CSS_NUM_CPUS=0 and there are no simulated devices");
+  }
+}
+
+void RuntimeImpl::enqueue(const TaskRef &task) {
+  live_tasks_.fetch_add(1, std::memory_order_relaxed);
+  graph_.note_task(*task);
+  if (TaskGraph::release_guard(*task)) {
+    queues_.ready.push(task);
+    queues_.signal.notify();
+  }
+}
+
+void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
+  for (const TaskRef &task : tasks)
+    enqueue(task);
+  tasks.clear();
+}
+
+void RuntimeImpl::submit(const css_task_desc &desc) {
+  if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
+  validate(desc);
+  auto task = std::make_shared<Task>();
+  task->id = tracker_.next_task_id();
+  task->label = desc.label ? desc.label : "<task>";
+  task->file = desc.file ? desc.file : "<unknown>";
+  task->line = desc.line;
+  task->body = desc.body;
+  task->device_kind = desc.device_kind;
+  task->high_priority = (desc.flags & CSS_TASK_HIGH_PRIORITY) != 0;
+  if (desc.args_size > 0) {
+    task->args.resize((desc.args_size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    std::memcpy(task->args.data(), desc.args, desc.args_size);
+  }
+  task->accesses.reserve(desc.num_accesses);
+  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
+    const css_access &access = desc.accesses[i];
+    BoundAccess bound;
+    bound.user = access;
+    bound.region = Region::from(access.region);
+    bound.reads = access.direction != CSS_OUT;
+    bound.writes = access.direction != CSS_IN;
+    if (access.copy & CSS_COPY_EXPLICIT) {
+      bound.copy_in = (access.copy & CSS_COPY_IN) != 0;
+      bound.copy_out = (access.copy & CSS_COPY_OUT) != 0;
+    }
+    task->accesses.push_back(bound);
+  }
+  std::vector<TaskRef> created;
+  tracker_.add_task(task, created);
+  submit_internal(created);
+  enqueue(task);
+}
+
+void RuntimeImpl::flush(std::vector<DataObjectRef> objects) {
+  if (objects.empty()) return;
+  auto request = std::make_shared<FlushRequest>();
+  request->objects = std::move(objects);
+  queues_.flushes.push(request);
+  queues_.signal.notify();
+  while (!request->done.load(std::memory_order_acquire))
+    request->done.wait(false, std::memory_order_acquire);
+}
+
+void RuntimeImpl::wait_for_all() {
+  for (std::uint64_t live = live_tasks_.load(std::memory_order_acquire); live != 0;
+       live = live_tasks_.load(std::memory_order_acquire))
+    live_tasks_.wait(live, std::memory_order_acquire);
+}
+
+void RuntimeImpl::barrier() {
+  if (finished_) return;
+  std::vector<TaskRef> created, last_writers;
+  std::vector<DataObjectRef> objects;
+  tracker_.bring_home(nullptr, created, last_writers, objects);
+  submit_internal(created);
+  wait_for_all();
+  flush(std::move(objects));
+  tracker_.forget_tasks();
+}
+
+void RuntimeImpl::wait_on(std::span<const css_region> regions) {
+  if (finished_) return;
+  for (const css_region &user_region : regions) {
+    Region region = Region::from(user_region);
+    if (auto problem = region.misuse()) fatal("wait on: " + *problem);
+    std::vector<TaskRef> created, last_writers;
+    std::vector<DataObjectRef> objects;
+    tracker_.bring_home(&region, created, last_writers, objects);
+    submit_internal(created);
+    for (const TaskRef &task : last_writers)
+      while (!task->completed.load(std::memory_order_acquire))
+        task->completed.wait(false, std::memory_order_acquire);
+    flush(std::move(objects));
+  }
+}
+
+void RuntimeImpl::finish() {
+  if (finished_) return;
+  barrier();
+  wall_seconds_ = now();
+  finished_ = true;
+  tracker_.clear();
+  stop_.store(true, std::memory_order_release);
+  queues_.signal.notify();
+  helper_->join();
+  cpus_->stop();
+  for (auto &device : devices_)
+    device->stop();
+  // Every thread is gone: what is left to retire is the master's to free.
+  for (DataObject *object : queues_.retired.drain())
+    directory_->retire(object);
+
+  if (config.stats) std::fprintf(stderr, "%s\n", stats_->snapshot(wall_seconds_).format_line().c_str());
+  if (!config.dag_file.empty() && !graph_.write_dot(config.dag_file))
+    std::fprintf(stderr, "gpuss: warning: cannot write the task graph to %s\n", config.dag_file.c_str());
+  if (!config.trace_file.empty() && !trace_.write(config.trace_file))
+    std::fprintf(stderr, "gpuss: warning: cannot write the trace to %s\n", config.trace_file.c_str());
+}
+
+Runtime::Runtime(const Config &config) : impl_(std::make_unique<RuntimeImpl>(config)) {}
+Runtime::~Runtime() = default;
+void Runtime::submit(const css_task_desc &desc) {
+  impl_->submit(desc);
+}
+void Runtime::barrier() {
+  impl_->barrier();
+}
+void Runtime::wait_on(std::span<const css_region> regions) {
+  impl_->wait_on(regions);
+}
+void Runtime::finish() {
+  impl_->finish();
+}
+StatsSnapshot Runtime::stats() const {
+  return impl_->stats();
+}
+const Config &Runtime::config() const {
+  return impl_->config;
+}
+
+} // namespace gpuss

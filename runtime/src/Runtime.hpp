@@ -1,0 +1,39 @@
+// Runtime: the one object that owns every component of GPUSs.
+//
+// There is no other mutable global state: the C API (capi.cpp) holds one
+// process-wide Runtime, and tests build as many as they like, each with its
+// own Config. All public methods are called from the master thread.
+#pragma once
+
+#include "Config.hpp"
+#include "Stats.hpp"
+#include "gpuss.h"
+
+#include <memory>
+#include <span>
+
+namespace gpuss {
+
+class RuntimeImpl;
+
+class Runtime {
+public:
+  explicit Runtime(const Config &config);
+  ~Runtime(); // finishes: waits for every task and leaves results in user memory
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  void submit(const css_task_desc &desc);
+  void barrier();
+  void wait_on(std::span<const css_region> regions);
+  void finish(); // idempotent; submit after it is an error
+
+  // Counters so far (complete after barrier or finish).
+  StatsSnapshot stats() const;
+  const Config &config() const;
+
+private:
+  std::unique_ptr<RuntimeImpl> impl_;
+};
+
+} // namespace gpuss

@@ -1,0 +1,106 @@
+// SimDevice: an accelerator simulated in host memory (CSS_SIM_DEVICES).
+//
+// It has a memory space of its own, so the cache, the directory, the
+// coherence policies and the dispatch run exactly as for a GPU, and it runs
+// host task bodies on its data. Freed blocks are poisoned so that a task
+// reading a stale or never-fetched copy computes garbage a test can see.
+#include "CpuWorkers.hpp"
+#include "Device.hpp"
+#include "Fatal.hpp"
+#include "StatsCounters.hpp"
+#include "Trace.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace gpuss {
+
+namespace {
+
+constexpr std::size_t simulated_memory = std::size_t{256} << 20;
+constexpr unsigned char poison_byte = 0xDB;
+
+class SimDevice final : public Device {
+public:
+  explicit SimDevice(int space) : Device(space) {}
+  ~SimDevice() override { stop(); }
+
+  DeviceKind kind() const override { return DeviceKind::Simulated; }
+  std::string name() const override { return "sim" + std::to_string(index()); }
+  std::size_t total_memory() const override { return simulated_memory; }
+  double bandwidth_from(int from_space) const override { return from_space == 0 ? 10e9 : 40e9; }
+  bool can_copy_from_device(int) const override { return true; }
+
+  void start(std::size_t pool_bytes, WorkerContext context) override {
+    context_ = context;
+    // calloc maps pages lazily, so a large simulated memory costs only what is used.
+    pool_.reset(static_cast<std::byte *>(std::calloc(pool_bytes ? pool_bytes : 1, 1)));
+    if (!pool_)
+      fatal("cannot allocate " + std::to_string(pool_bytes) + " bytes for simulated device " + name());
+    thread_ = std::jthread([this] { run(); });
+  }
+
+  void stop() override {
+    if (!thread_.joinable()) return;
+    inbox_.wake_all();
+    thread_ = {};
+  }
+
+  std::byte *pool_base() const override { return pool_.get(); }
+  void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
+  void poison(const DeviceBlock &block) override { std::memset(block.address, poison_byte, block.bytes); }
+
+private:
+  struct FreeDeleter {
+    void operator()(std::byte *p) const { std::free(p); }
+  };
+
+  void copy(const Transfer &transfer) {
+    double start = context_.now();
+    copy_region_bytes(transfer.destination, transfer.source, transfer.shape());
+    if (context_.trace->enabled())
+      context_.trace->record(name() + (transfer.to_space == space() ? " copy-in" : " copy-out"), "copy",
+                             start, context_.now(), transfer.shape().payload_bytes());
+  }
+
+  void run() {
+    DeviceCommand command;
+    while (inbox_.pop(command, *context_.stop, context_.spin_rounds)) {
+      Completion done{command.task, space(), {}};
+      for (Transfer &transfer : command.before)
+        copy(transfer);
+      if (command.task) {
+        Task &task = *command.task;
+        task.start_time = context_.now();
+        run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
+        task.end_time = context_.now();
+        Stats::add(context_.stats->device_busy_ns[index()],
+                   static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
+        Stats::add(context_.stats->device_tasks[index()], 1);
+        if (context_.trace->enabled())
+          context_.trace->record(name(), task.label, task.start_time, task.end_time);
+      }
+      for (Transfer &transfer : command.after)
+        copy(transfer);
+      done.transfers = std::move(command.before);
+      done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
+                            std::make_move_iterator(command.after.end()));
+      context_.report(std::move(done));
+      command = DeviceCommand{};
+    }
+  }
+
+  WorkerContext context_;
+  std::unique_ptr<std::byte, FreeDeleter> pool_;
+  Inbox<DeviceCommand> inbox_;
+  std::jthread thread_;
+};
+
+} // namespace
+
+std::unique_ptr<Device> make_sim_device(int space) {
+  return std::make_unique<SimDevice>(space);
+}
+
+} // namespace gpuss

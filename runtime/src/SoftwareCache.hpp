@@ -1,0 +1,71 @@
+// SoftwareCache: the bookkeeping of one accelerator's memory.
+//
+// MemoryPool hands out blocks of one device allocation made at start-up
+// (first fit with coalescing; no cudaMalloc per task). SoftwareCache keeps
+// the objects that have a replica on the device in LRU order and picks
+// eviction victims among the unpinned ones. Both belong to the helper
+// thread; neither touches device memory itself.
+#pragma once
+
+#include "DataObject.hpp"
+
+#include <list>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace gpuss {
+
+class MemoryPool {
+public:
+  static constexpr std::size_t alignment = 256;
+
+  void reset(std::byte *base, std::size_t capacity);
+  std::optional<DeviceBlock> allocate(std::size_t bytes);
+  void release(const DeviceBlock &block);
+  bool can_allocate(std::size_t bytes) const;
+
+  std::size_t capacity() const { return capacity_; }
+  std::size_t free_bytes() const { return free_bytes_; }
+  static std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
+
+private:
+  std::byte *base_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t free_bytes_ = 0;
+  std::map<std::size_t, std::size_t> free_; // offset -> size, disjoint and coalesced
+};
+
+class SoftwareCache {
+public:
+  SoftwareCache(int space, std::byte *base, std::size_t capacity) : space_(space) {
+    pool_.reset(base, capacity);
+  }
+
+  int space() const { return space_; }
+  std::size_t capacity() const { return pool_.capacity(); }
+  MemoryPool &pool() { return pool_; }
+
+  // The object now has a replica here, most recently used.
+  void insert(DataObject &object);
+  void touch(DataObject &object);
+  void remove(DataObject &object);
+
+  // Calls fn(DataObject&) on the objects whose replica here is not pinned,
+  // least recently used first, until fn returns false.
+  template <typename Fn> void for_each_victim(Fn fn) {
+    // Collected first: fn may evict, which unlinks entries from the list.
+    std::vector<DataObject *> victims;
+    for (auto it = lru_.rbegin(); it != lru_.rend(); ++it)
+      if (!(*it)->replicas[space_].pinned()) victims.push_back(*it);
+    for (DataObject *victim : victims)
+      if (!fn(*victim)) return;
+  }
+
+private:
+  int space_;
+  MemoryPool pool_;
+  std::list<DataObject *> lru_; // front: most recently used
+};
+
+} // namespace gpuss

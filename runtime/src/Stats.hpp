@@ -1,0 +1,29 @@
+// Stats: counters the runtime keeps for CSS_STATS and for tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+struct StatsSnapshot {
+  std::uint64_t tasks = 0;
+  std::uint64_t renamed = 0;
+  std::uint64_t max_ready = 0;
+  std::uint64_t bytes_h2d = 0;
+  std::uint64_t bytes_d2h = 0;
+  std::uint64_t bytes_p2p = 0;
+  std::uint64_t cache_hits = 0;
+  std::uint64_t cache_misses = 0;
+  std::uint64_t evictions = 0;
+  double wall_seconds = 0;
+  std::vector<double> cpu_busy_seconds;    // one per host worker
+  std::vector<double> device_busy_seconds; // one per GPU or simulated device
+  std::vector<std::uint64_t> device_tasks; // tasks run by each device
+
+  // "css-stats: tasks=... renamed=..." (one line, no newline).
+  std::string format_line() const;
+};
+
+} // namespace gpuss

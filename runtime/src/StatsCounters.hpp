@@ -1,0 +1,49 @@
+// Stats: the live counters behind StatsSnapshot. Relaxed atomics: each
+// counter is independent and only read for reporting.
+#pragma once
+
+#include "Stats.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats {
+  Stats(std::size_t cpus, std::size_t devices);
+
+  std::atomic<std::uint64_t> tasks{0};
+  std::atomic<std::uint64_t> renamed{0};
+  std::atomic<std::uint64_t> max_ready{0};
+  std::atomic<std::uint64_t> bytes_h2d{0};
+  std::atomic<std::uint64_t> bytes_d2h{0};
+  std::atomic<std::uint64_t> bytes_p2p{0};
+  std::atomic<std::uint64_t> cache_hits{0};
+  std::atomic<std::uint64_t> cache_misses{0};
+  std::atomic<std::uint64_t> evictions{0};
+  std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
+  std::vector<std::atomic<std::uint64_t>> device_busy_ns;
+  std::vector<std::atomic<std::uint64_t>> device_tasks;
+
+  static void add(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
+    counter.fetch_add(value, std::memory_order_relaxed);
+  }
+  static void raise_to(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
+    std::uint64_t seen = counter.load(std::memory_order_relaxed);
+    while (seen < value && !counter.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+    }
+  }
+  void count_transfer(int from_space, int to_space, std::uint64_t bytes) {
+    if (from_space == 0)
+      add(bytes_h2d, bytes);
+    else if (to_space == 0)
+      add(bytes_d2h, bytes);
+    else
+      add(bytes_p2p, bytes);
+  }
+
+  StatsSnapshot snapshot(double wall_seconds) const;
+};
+
+} // namespace gpuss

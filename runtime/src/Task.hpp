@@ -1,0 +1,112 @@
+// Task and TaskGraph: the nodes of the task dependency graph and its edges.
+//
+// The master thread creates tasks and adds edges (TaskGraph::add_edge);
+// the helper thread completes them (TaskGraph::complete), which releases
+// successors. A task's successor list and `finished` flag are guarded by its
+// own mutex, so adding an edge to a task that is completing concurrently is
+// safe: either the edge is added before completion (and released by it) or
+// the predecessor is seen finished and no edge is needed.
+#pragma once
+
+#include "DataObject.hpp"
+#include "Region.hpp"
+#include "gpuss.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+struct Task;
+using TaskRef = std::shared_ptr<Task>;
+
+// One access of a task, bound to the storage that holds the version it uses.
+struct BoundAccess {
+  css_access user;        // as submitted, in user addresses
+  Region region;          // normalised user region
+  DataObjectRef object;   // the storage: user memory or a renamed buffer
+  std::size_t offset = 0; // of region.base within object->shape
+  bool reads = false;     // needs the current value
+  bool writes = false;    // produces a new value
+  bool copy_in = true;    // move the value to an accelerator before the task
+  bool copy_out = true;   // the value it writes must be able to reach the host
+};
+
+enum class TaskKind : std::uint8_t {
+  User,    // submitted through css_submit
+  CopyBack // internal: moves a renamed version home into user memory
+};
+
+struct Task {
+  std::uint64_t id = 0;
+  TaskKind kind = TaskKind::User;
+  const char *label = "";
+  const char *file = "";
+  int line = 0;
+  css_task_body body = nullptr;
+  std::vector<std::max_align_t> args; // packed arguments, suitably aligned
+  std::vector<BoundAccess> accesses;
+  std::uint32_t device_kind = CSS_DEVICE_SMP;
+  bool high_priority = false;
+
+  // Graph state. `pending` counts unfinished predecessors plus one guard
+  // reference the submitter drops once every edge is in place.
+  std::atomic<std::uint32_t> pending{1};
+  std::mutex edges_mutex;
+  std::vector<TaskRef> successors; // guarded by edges_mutex
+  bool finished = false;           // guarded by edges_mutex
+  // Set (release) once the helper has fully processed the completion, so a
+  // master waiting on it sees the directory already updated.
+  std::atomic<bool> completed{false};
+
+  // Helper-thread bookkeeping.
+  int space = -1;           // memory space of the worker that runs it
+  double dispatch_time = 0; // seconds since runtime start
+  double start_time = 0;    // set by the worker
+  double end_time = 0;      // set by the worker
+
+  void *args_data() { return args.empty() ? nullptr : args.data(); }
+  std::string where() const { return std::string(file) + ":" + std::to_string(line); }
+};
+
+class TaskGraph {
+public:
+  explicit TaskGraph(bool record_dag) : record_dag_(record_dag) {}
+
+  // Master thread. Makes `successor` wait for `predecessor` unless that one
+  // has already finished. Returns whether an edge was added.
+  bool add_edge(Task &predecessor, const TaskRef &successor);
+
+  // Helper thread. Marks the task finished and returns the successors that
+  // became ready (their last predecessor was this task).
+  std::vector<TaskRef> complete(Task &task);
+
+  // Master thread: drop the submitter's guard reference. True if ready now.
+  static bool release_guard(Task &task) {
+    // acq_rel: pairs with the decrements in complete() so the last one to
+    // reach zero sees every edge and every predecessor's effects.
+    return task.pending.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  }
+
+  // Writes the executed graph in Graphviz format.
+  void note_task(const Task &task);
+  bool write_dot(const std::string &path) const;
+
+private:
+  struct DagNode {
+    std::uint64_t id;
+    std::string label;
+    std::string where;
+    bool copy_back;
+  };
+  const bool record_dag_;
+  mutable std::mutex dag_mutex_;
+  std::vector<DagNode> dag_nodes_;                                 // guarded by dag_mutex_
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> dag_edges_; // guarded by dag_mutex_
+};
+
+} // namespace gpuss

@@ -1,0 +1,60 @@
+#include "Task.hpp"
+
+#include <fstream>
+
+namespace gpuss {
+
+bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {
+  if (&predecessor == successor.get()) return false;
+  {
+    std::lock_guard lock(predecessor.edges_mutex);
+    if (predecessor.finished) return false;
+    // relaxed: the successor cannot become ready before its guard reference
+    // is dropped (acq_rel in release_guard), which happens after this.
+    successor->pending.fetch_add(1, std::memory_order_relaxed);
+    predecessor.successors.push_back(successor);
+  }
+  if (record_dag_) {
+    std::lock_guard lock(dag_mutex_);
+    dag_edges_.emplace_back(predecessor.id, successor->id);
+  }
+  return true;
+}
+
+std::vector<TaskRef> TaskGraph::complete(Task &task) {
+  std::vector<TaskRef> successors;
+  {
+    std::lock_guard lock(task.edges_mutex);
+    task.finished = true;
+    successors.swap(task.successors);
+  }
+  std::vector<TaskRef> ready;
+  for (TaskRef &successor : successors)
+    if (successor->pending.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      ready.push_back(std::move(successor));
+  return ready;
+}
+
+void TaskGraph::note_task(const Task &task) {
+  if (!record_dag_) return;
+  std::lock_guard lock(dag_mutex_);
+  dag_nodes_.push_back({task.id, task.label, task.where(), task.kind == TaskKind::CopyBack});
+}
+
+bool TaskGraph::write_dot(const std::string &path) const {
+  std::lock_guard lock(dag_mutex_);
+  std::ofstream out(path);
+  if (!out) return false;
+  out << "digraph gpuss {\n  node [shape=box, fontname=\"monospace\"];\n";
+  for (const DagNode &node : dag_nodes_) {
+    out << "  t" << node.id << " [label=\"" << node.label << " #" << node.id << "\\n" << node.where << "\"";
+    if (node.copy_back) out << ", style=dashed";
+    out << "];\n";
+  }
+  for (auto [from, to] : dag_edges_)
+    out << "  t" << from << " -> t" << to << ";\n";
+  out << "}\n";
+  return static_cast<bool>(out);
+}
+
+} // namespace gpuss
