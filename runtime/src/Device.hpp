@@ -106,7 +106,8 @@ std::unique_ptr<Device> make_sim_device(int space);
 
 // The CUDA devices present (empty without CUDA support or GPUs), limited to
 // `max_devices` (negative: all).
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices);
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices,
+                                                       bool pin_host_memory);
 int cuda_device_count();
 
 } // namespace gpuss

@@ -1,0 +1,386 @@
+// CudaDevice: a GPU, driven by its own worker thread.
+//
+// Only the worker makes CUDA calls for its device (the master may query
+// properties before it starts). Each worker has three streams: `in` for
+// fetches (host to device, and peer to peer), `compute` for task bodies and
+// `out` for write-backs, so the fetches of staged tasks overlap the running
+// task. Completion is found by polling events; the device is never
+// synchronised.
+#include "CpuWorkers.hpp"
+#include "Device.hpp"
+#include "Fatal.hpp"
+#include "StatsCounters.hpp"
+#include "Trace.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <deque>
+#include <latch>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace gpuss {
+
+namespace {
+
+// Stream and cuBLAS handle of the GPU worker running on this thread, for
+// css_cuda_stream_ptr() and css_cublas_handle_ptr(). Thread-local because a
+// task body asks "which stream am I on", and each worker is one thread.
+thread_local void *current_stream = nullptr;
+thread_local void *current_cublas = nullptr;
+
+void check_cuda(cudaError_t status, const char *call, const char *file, int line) {
+  if (status == cudaSuccess) return;
+  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
+        " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+
+void check_cublas(cublasStatus_t status, const char *call, const char *file, int line) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
+        " failed: " + cublasGetStatusName(status));
+}
+
+#define CSS_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+#define CSS_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
+
+class CudaStream {
+public:
+  CudaStream() { CSS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream &) = delete;
+  CudaStream &operator=(const CudaStream &) = delete;
+  cudaStream_t get() const { return stream_; }
+
+private:
+  cudaStream_t stream_{};
+};
+
+class CudaEvent {
+public:
+  explicit CudaEvent(bool timing = false) {
+    CSS_CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent &&other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  CudaEvent(const CudaEvent &) = delete;
+  CudaEvent &operator=(const CudaEvent &) = delete;
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t stream) { CSS_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  bool done() const {
+    cudaError_t status = cudaEventQuery(event_);
+    if (status == cudaErrorNotReady) return false;
+    CSS_CUDA_CHECK(status);
+    return true;
+  }
+
+private:
+  cudaEvent_t event_{};
+};
+
+class CublasHandle {
+public:
+  CublasHandle() { CSS_CUBLAS_CHECK(cublasCreate(&handle_)); }
+  ~CublasHandle() { cublasDestroy(handle_); }
+  CublasHandle(const CublasHandle &) = delete;
+  CublasHandle &operator=(const CublasHandle &) = delete;
+  cublasHandle_t get() const { return handle_; }
+
+private:
+  cublasHandle_t handle_{};
+};
+
+// Page-locks user memory the first time it is copied, so copies run at
+// pinned speed without asking the user to allocate differently. Shared by
+// the GPU workers of one runtime; registrations are undone at the end.
+class HostRegistrations {
+public:
+  ~HostRegistrations() {
+    for (auto &[start, end] : ranges_)
+      cudaHostUnregister(reinterpret_cast<void *>(start));
+  }
+
+  // Any GPU worker thread.
+  void ensure(const void *address, std::size_t bytes) {
+    static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address) / page * page;
+    std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(address) + bytes + page - 1) / page * page;
+    std::lock_guard lock(mutex_);
+    // Register the gaps of [lo, hi) not yet covered: CUDA refuses
+    // registrations that overlap earlier ones.
+    auto it = ranges_.upper_bound(lo);
+    if (it != ranges_.begin() && std::prev(it)->second > lo) lo = std::prev(it)->second;
+    while (lo < hi) {
+      it = ranges_.lower_bound(lo);
+      std::uintptr_t gap_end = it == ranges_.end() ? hi : std::min(hi, it->first);
+      if (gap_end > lo) {
+        if (cudaHostRegister(reinterpret_cast<void *>(lo), gap_end - lo, cudaHostRegisterPortable) ==
+            cudaSuccess)
+          ranges_.emplace(lo, gap_end);
+        else
+          (void)
+              cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
+      }
+      if (it == ranges_.end() || it->first >= hi) break;
+      lo = it->second;
+    }
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<std::uintptr_t, std::uintptr_t> ranges_; // registered [start, end), disjoint
+};
+
+class CudaDevice final : public Device {
+public:
+  CudaDevice(int space, int ordinal, std::shared_ptr<HostRegistrations> registrations, bool pin)
+      : Device(space), ordinal_(ordinal), registrations_(std::move(registrations)), pin_(pin) {
+    CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
+    cudaDeviceProp properties{};
+    CSS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_));
+    name_ = "cuda" + std::to_string(ordinal_) + " (" + properties.name + ")";
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CSS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    // Leave room for cuBLAS workspaces and the task bodies' own allocations.
+    reserve_ = std::min<std::size_t>(free_bytes / 10, std::size_t{2} << 30);
+    free_memory_ = free_bytes > reserve_ ? free_bytes - reserve_ : 0;
+  }
+  ~CudaDevice() override { stop(); }
+
+  DeviceKind kind() const override { return DeviceKind::Cuda; }
+  std::string name() const override { return name_; }
+  std::size_t total_memory() const override { return free_memory_; }
+  double bandwidth_from(int from_space) const override { return from_space == 0 ? 50e9 : 300e9; }
+  bool can_copy_from_device(int from_space) const override {
+    std::lock_guard lock(peer_mutex_);
+    return peers_.count(from_space - 1) > 0;
+  }
+  void set_peers(std::vector<int> ordinals) {
+    std::lock_guard lock(peer_mutex_);
+    for (int ordinal : ordinals)
+      peers_[ordinal] = true;
+  }
+
+  void start(std::size_t pool_bytes, WorkerContext context) override {
+    context_ = context;
+    pool_bytes_ = pool_bytes;
+    std::latch ready(1);
+    thread_ = std::jthread([this, &ready] { run(ready); });
+    ready.wait();
+  }
+
+  void stop() override {
+    if (!thread_.joinable()) return;
+    inbox_.wake_all();
+    thread_ = {};
+  }
+
+  std::byte *pool_base() const override { return pool_; }
+  void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
+
+private:
+  struct InFlight {
+    DeviceCommand command;
+    CudaEvent done;
+    CudaEvent task_start{true};
+    CudaEvent task_end{true};
+    double issued = 0;
+  };
+
+  void copy(const Transfer &transfer, cudaStream_t stream) {
+    Region shape = transfer.shape();
+    if (pin_) {
+      if (transfer.from_space == 0) registrations_->ensure(transfer.source, shape.span());
+      if (transfer.to_space == 0) registrations_->ensure(transfer.destination, shape.span());
+    }
+    // Unified addressing: cudaMemcpyDefault works out host, device or peer.
+    if (shape.is_contiguous())
+      CSS_CUDA_CHECK(
+          cudaMemcpyAsync(transfer.destination, transfer.source, shape.row_bytes, cudaMemcpyDefault, stream));
+    else
+      CSS_CUDA_CHECK(cudaMemcpy2DAsync(transfer.destination, shape.stride, transfer.source, shape.stride,
+                                       shape.row_bytes, shape.rows, cudaMemcpyDefault, stream));
+  }
+
+  void issue(DeviceCommand command) {
+    auto flight = std::make_unique<InFlight>();
+    flight->issued = context_.now();
+    if (!command.task) {
+      // Transfer-only: write-backs of this device's replicas to the host.
+      for (const Transfer &transfer : command.before)
+        copy(transfer, out_->get());
+      flight->done.record(out_->get());
+    } else {
+      for (const Transfer &transfer : command.before)
+        copy(transfer, in_->get());
+      // The in stream is in order: this event also covers earlier commands'
+      // fetches, which later tasks on this device may read.
+      CudaEvent fetched;
+      fetched.record(in_->get());
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute_->get(), fetched.get(), 0));
+      flight->task_start.record(compute_->get());
+      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute_->get(),
+                    cublas_->get());
+      flight->task_end.record(compute_->get());
+      if (command.after.empty()) {
+        flight->done.record(compute_->get());
+      } else {
+        CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
+        for (const Transfer &transfer : command.after)
+          copy(transfer, out_->get());
+        flight->done.record(out_->get());
+      }
+    }
+    flight->command = std::move(command);
+    in_flight_.push_back(std::move(flight));
+  }
+
+  void complete(InFlight &flight) {
+    DeviceCommand &command = flight.command;
+    double now = context_.now();
+    if (command.task) {
+      float milliseconds = 0;
+      CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, flight.task_start.get(), flight.task_end.get()));
+      Task &task = *command.task;
+      task.end_time = now;
+      task.start_time = now - milliseconds * 1e-3;
+      Stats::add(context_.stats->device_busy_ns[index()], static_cast<std::uint64_t>(milliseconds * 1e6));
+      Stats::add(context_.stats->device_tasks[index()], 1);
+      if (context_.trace->enabled())
+        context_.trace->record(name_, task.label, task.start_time, task.end_time);
+    }
+    if (context_.trace->enabled()) {
+      for (const Transfer &t : command.before)
+        context_.trace->record(name_ + (command.task ? " in" : " out"), "copy", flight.issued, now,
+                               t.shape().payload_bytes());
+      for (const Transfer &t : command.after)
+        context_.trace->record(name_ + " out", "copy", flight.issued, now, t.shape().payload_bytes());
+    }
+    Completion done{command.task, space(), std::move(command.before)};
+    done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
+                          std::make_move_iterator(command.after.end()));
+    context_.report(std::move(done));
+  }
+
+  void run(std::latch &ready) {
+    CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
+    void *pool = nullptr;
+    CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
+    pool_ = static_cast<std::byte *>(pool);
+    in_ = std::make_unique<CudaStream>();
+    compute_ = std::make_unique<CudaStream>();
+    out_ = std::make_unique<CudaStream>();
+    cublas_ = std::make_unique<CublasHandle>();
+    CSS_CUBLAS_CHECK(cublasSetStream(cublas_->get(), compute_->get()));
+    current_stream = compute_->get();
+    current_cublas = cublas_->get();
+    ready.count_down();
+
+    const std::atomic<bool> &stop = *context_.stop;
+    for (;;) {
+      std::uint32_t ticket = inbox_.prepare();
+      DeviceCommand command;
+      bool progress = false;
+      while (inbox_.try_pop(command)) {
+        issue(std::move(command));
+        command = DeviceCommand{};
+        progress = true;
+      }
+      for (auto it = in_flight_.begin(); it != in_flight_.end();) {
+        if ((*it)->done.done()) {
+          complete(**it);
+          it = in_flight_.erase(it);
+          progress = true;
+        } else {
+          ++it;
+        }
+      }
+      if (progress) continue;
+      if (in_flight_.empty()) {
+        if (stop.load(std::memory_order_acquire)) break;
+        inbox_.wait(ticket, context_.spin_rounds);
+      } else {
+        // The GPU is busy: poll its events without burning a core.
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
+    }
+    cublas_.reset();
+    in_.reset();
+    compute_.reset();
+    out_.reset();
+    CSS_CUDA_CHECK(cudaFree(pool_));
+    pool_ = nullptr;
+  }
+
+  int ordinal_;
+  std::string name_;
+  std::size_t reserve_ = 0;
+  std::size_t free_memory_ = 0;
+  std::shared_ptr<HostRegistrations> registrations_;
+  bool pin_;
+  mutable std::mutex peer_mutex_;
+  std::map<int, bool> peers_; // ordinals this device reads directly
+  WorkerContext context_;
+  std::size_t pool_bytes_ = 0;
+  std::byte *pool_ = nullptr;
+  std::unique_ptr<CudaStream> in_, compute_, out_;
+  std::unique_ptr<CublasHandle> cublas_;
+  std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
+  Inbox<DeviceCommand> inbox_;
+  std::jthread thread_;
+};
+
+} // namespace
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices,
+                                                       bool pin_host_memory) {
+  int count = cuda_device_count();
+  if (max_devices >= 0) count = std::min(count, max_devices);
+  auto registrations = std::make_shared<HostRegistrations>();
+  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<CudaDevice *> gpus;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    auto device =
+        std::make_unique<CudaDevice>(first_space + ordinal, ordinal, registrations, pin_host_memory);
+    gpus.push_back(device.get());
+    devices.push_back(std::move(device));
+  }
+  // Peer access: each GPU maps every peer it can reach, so copies between
+  // GPUs go over NVLink instead of through the host.
+  for (int a = 0; a < count; ++a) {
+    std::vector<int> peers;
+    CSS_CUDA_CHECK(cudaSetDevice(a));
+    for (int b = 0; b < count; ++b) {
+      int can = 0;
+      if (a == b || cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can) continue;
+      cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
+      if (status == cudaSuccess || status == cudaErrorPeerAccessAlreadyEnabled) peers.push_back(b);
+      (void)cudaGetLastError();
+    }
+    gpus[a]->set_peers(peers);
+  }
+  return devices;
+}
+
+} // namespace gpuss
+
+extern "C" void *css_cuda_stream_ptr(void) {
+  return gpuss::current_stream;
+}
+extern "C" void *css_cublas_handle_ptr(void) {
+  return gpuss::current_cublas;
+}
