@@ -15,6 +15,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <latch>
 #include <map>
@@ -131,6 +133,28 @@ public:
     }
   }
 
+  // Any GPU worker thread. Splits [address, address + bytes) where it
+  // crosses from one registration to another (or to unregistered memory):
+  // CUDA rejects a copy whose host range spans two registrations, and
+  // neighbouring user blocks often share a page.
+  std::vector<std::pair<std::size_t, std::size_t>> pieces(const void *address, std::size_t bytes) {
+    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address), hi = lo + bytes;
+    std::vector<std::pair<std::size_t, std::size_t>> result; // (offset, length)
+    std::lock_guard lock(mutex_);
+    std::uintptr_t at = lo;
+    while (at < hi) {
+      auto it = ranges_.upper_bound(at);
+      std::uintptr_t end = hi;
+      if (it != ranges_.begin() && std::prev(it)->second > at)
+        end = std::min(hi, std::prev(it)->second);
+      else if (it != ranges_.end())
+        end = std::min(hi, it->first);
+      result.emplace_back(at - lo, end - at);
+      at = end;
+    }
+    return result;
+  }
+
 private:
   std::mutex mutex_;
   std::map<std::uintptr_t, std::uintptr_t> ranges_; // registered [start, end), disjoint
@@ -199,12 +223,47 @@ private:
       if (transfer.to_space == 0) registrations_->ensure(transfer.destination, shape.span());
     }
     // Unified addressing: cudaMemcpyDefault works out host, device or peer.
-    if (shape.is_contiguous())
-      CSS_CUDA_CHECK(
-          cudaMemcpyAsync(transfer.destination, transfer.source, shape.row_bytes, cudaMemcpyDefault, stream));
-    else
-      CSS_CUDA_CHECK(cudaMemcpy2DAsync(transfer.destination, shape.stride, transfer.source, shape.stride,
-                                       shape.row_bytes, shape.rows, cudaMemcpyDefault, stream));
+    cudaError_t status = cudaSuccess;
+    std::byte *host = transfer.from_space == 0 ? transfer.source
+                      : transfer.to_space == 0 ? transfer.destination
+                                               : nullptr;
+    auto pieces = host && pin_ ? registrations_->pieces(host, shape.span())
+                               : std::vector<std::pair<std::size_t, std::size_t>>{{0, shape.span()}};
+    if (shape.is_contiguous() || pieces.size() == 1) {
+      if (!shape.is_contiguous())
+        status = cudaMemcpy2DAsync(transfer.destination, shape.stride, transfer.source, shape.stride,
+                                   shape.row_bytes, shape.rows, cudaMemcpyDefault, stream);
+      for (auto [offset, length] : shape.is_contiguous() ? pieces : decltype(pieces){})
+        if (status == cudaSuccess)
+          status = cudaMemcpyAsync(transfer.destination + offset, transfer.source + offset, length,
+                                   cudaMemcpyDefault, stream);
+    } else {
+      // A strided region across registrations: row by row, each row split.
+      for (std::size_t row = 0; row < shape.rows && status == cudaSuccess; ++row) {
+        std::size_t offset = row * shape.stride;
+        for (auto [piece, length] : registrations_->pieces(host + offset, shape.row_bytes))
+          if (status == cudaSuccess)
+            status = cudaMemcpyAsync(transfer.destination + offset + piece, transfer.source + offset + piece,
+                                     length, cudaMemcpyDefault, stream);
+      }
+    }
+    if (status != cudaSuccess) {
+      char where[512];
+      std::snprintf(where, sizeof where, "copy of %zu bytes (%zu rows) from space %d at %p to space %d at %p",
+                    shape.payload_bytes(), shape.rows, transfer.from_space,
+                    static_cast<void *>(transfer.source), transfer.to_space,
+                    static_cast<void *>(transfer.destination));
+      cudaPointerAttributes source{}, destination{};
+      cudaError_t source_query = cudaPointerGetAttributes(&source, transfer.source);
+      cudaError_t destination_query = cudaPointerGetAttributes(&destination, transfer.destination);
+      (void)cudaGetLastError();
+      std::snprintf(where + std::strlen(where), sizeof where - std::strlen(where),
+                    " [source type %d/%d, destination type %d/%d device %d; pool %p + %zu; on device %d]",
+                    static_cast<int>(source.type), static_cast<int>(source_query),
+                    static_cast<int>(destination.type), static_cast<int>(destination_query),
+                    destination.device, static_cast<void *>(pool_), pool_bytes_, ordinal_);
+      check_cuda(status, where, __FILE__, __LINE__);
+    }
   }
 
   void issue(DeviceCommand command) {
@@ -226,6 +285,11 @@ private:
       flight->task_start.record(compute_->get());
       run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute_->get(),
                     cublas_->get());
+      // A failed launch inside the body would otherwise surface later, at
+      // some unrelated call: report it against the task that made it.
+      if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
+        fatal("task '" + std::string(command.task->label) + "' at " + command.task->where() + " failed on " +
+              name_ + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
       flight->task_end.record(compute_->get());
       if (command.after.empty()) {
         flight->done.record(compute_->get());

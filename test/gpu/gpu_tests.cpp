@@ -92,7 +92,8 @@ void submit(Runtime &runtime, css_task_body body, const Args &args, std::vector<
   runtime.submit(desc);
 }
 
-using Setting = std::tuple<int, CachePolicy, const char *>; // GPUs, policy, cache size
+// GPUs, policy, cache size in MiB (0: the default, most of the GPU).
+using Setting = std::tuple<int, CachePolicy, int>;
 
 class GpuRuntime : public ::testing::TestWithParam<Setting> {
 protected:
@@ -104,7 +105,7 @@ protected:
     config.num_cpus = 2;
     config.num_gpus = wanted;
     config.cache_policy = std::get<1>(GetParam());
-    config.device_memory = std::get<2>(GetParam());
+    if (int mib = std::get<2>(GetParam())) config.device_memory = std::to_string(mib) + "M";
   }
   Config config;
 };
@@ -199,10 +200,10 @@ INSTANTIATE_TEST_SUITE_P(
     GpusPoliciesCaches, GpuRuntime,
     ::testing::Combine(::testing::Values(1, 2, 4),
                        ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack),
-                       ::testing::Values("90%", "24M")),
+                       ::testing::Values(0, 24)),
     [](const auto &info) {
       return std::to_string(std::get<0>(info.param)) + "gpu_" + gpuss::to_string(std::get<1>(info.param)) + "_" +
-             (std::string(std::get<2>(info.param)) == "90%" ? "large" : "small");
+             (std::get<2>(info.param) == 0 ? "large" : "small");
     });
 
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
