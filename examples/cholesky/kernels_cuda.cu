@@ -1,0 +1,152 @@
+// kernels_cuda.cu: the GPU task bodies of the Cholesky example.
+//
+// The runtime calls these on a GPU worker with device pointers to the blocks.
+// Each body only enqueues work on the worker's stream (css_cuda_stream()) and
+// returns; the runtime knows the task is done when that stream reaches the
+// task's completion event. So nothing here synchronises.
+#include "cholesky_tasks.h"
+
+#include <gpuss.h> // css_cublas_handle(), css_cuda_stream()
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cusolverDn.h>
+
+// Every failure is fatal and names the call, file and line and the error.
+#define CHOL_CUDA_CHECK(call)                                                                                  \
+  do {                                                                                                         \
+    cudaError_t status_ = (call);                                                                              \
+    if (status_ != cudaSuccess) {                                                                              \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));    \
+      std::abort();                                                                                            \
+    }                                                                                                          \
+  } while (0)
+#define CHOL_CUBLAS_CHECK(call)                                                                                \
+  do {                                                                                                         \
+    cublasStatus_t status_ = (call);                                                                           \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cublasGetStatusName(status_)); \
+      std::abort();                                                                                            \
+    }                                                                                                          \
+  } while (0)
+#define CHOL_CUSOLVER_CHECK(call)                                                                              \
+  do {                                                                                                         \
+    cusolverStatus_t status_ = (call);                                                                         \
+    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call, (int)status_); \
+      std::abort();                                                                                            \
+    }                                                                                                          \
+  } while (0)
+
+// ---------------------------------------------------------------- cuBLAS wrappers
+//
+// The handle is the worker's own, already bound to its stream. The scalars
+// are read from host memory at the call (the default pointer mode), so
+// locals are fine.
+
+extern "C" void chol_strsm(float *T, float *B) {
+  const float one = 1.0f;
+  CHOL_CUBLAS_CHECK(cublasStrsm(css_cublas_handle(), CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                CUBLAS_DIAG_NON_UNIT, TS, TS, &one, T, TS, B, TS));
+}
+
+extern "C" void chol_dtrsm(double *T, double *B) {
+  const double one = 1.0;
+  CHOL_CUBLAS_CHECK(cublasDtrsm(css_cublas_handle(), CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                CUBLAS_DIAG_NON_UNIT, TS, TS, &one, T, TS, B, TS));
+}
+
+extern "C" void chol_ssyrk(float *A, float *C) {
+  const float one = 1.0f, minus_one = -1.0f;
+  CHOL_CUBLAS_CHECK(cublasSsyrk(css_cublas_handle(), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, &minus_one, A,
+                                TS, &one, C, TS));
+}
+
+extern "C" void chol_dsyrk(double *A, double *C) {
+  const double one = 1.0, minus_one = -1.0;
+  CHOL_CUBLAS_CHECK(cublasDsyrk(css_cublas_handle(), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, &minus_one, A,
+                                TS, &one, C, TS));
+}
+
+extern "C" void chol_sgemm(float *A, float *B, float *C) {
+  const float one = 1.0f, minus_one = -1.0f;
+  CHOL_CUBLAS_CHECK(cublasSgemm(css_cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_T, TS, TS, TS, &minus_one, A, TS, B,
+                                TS, &one, C, TS));
+}
+
+extern "C" void chol_dgemm(double *A, double *B, double *C) {
+  const double one = 1.0, minus_one = -1.0;
+  CHOL_CUBLAS_CHECK(cublasDgemm(css_cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_T, TS, TS, TS, &minus_one, A, TS, B,
+                                TS, &one, C, TS));
+}
+
+// ---------------------------------------------------------------- cusolverDn potrf (--gpu-potrf)
+
+namespace {
+
+// What cusolverDn potrf needs besides the block: a handle, a workspace and a
+// device word for `info`. Each GPU worker thread drives one device, so one
+// set per thread is one set per device; it is made by the first potrf the
+// thread runs (the only place here that allocates, and so may synchronise).
+//
+// It is never freed: the thread exits when the runtime shuts down, possibly
+// after the CUDA context is gone, and the process ends right after.
+struct PotrfWorkspace {
+  int device = -1;
+  int ts = 0;
+  cusolverDnHandle_t handle = nullptr;
+  void *work = nullptr; // large enough for both precisions
+  int work_bytes = 0;
+  int *info = nullptr;  // written by potrf, never read: the residual check
+                        // finds a failed factorisation without a blocking copy
+};
+
+thread_local PotrfWorkspace workspace;
+
+PotrfWorkspace &potrf_workspace() {
+  int device = 0;
+  CHOL_CUDA_CHECK(cudaGetDevice(&device));
+  PotrfWorkspace &ws = workspace;
+  if (ws.device != device || ws.ts != TS) {
+    // First use on this thread (a handle belongs to the device current at its
+    // creation). A thread that changed device or TS would drop, not free, its
+    // old set: that device may no longer be current. No runtime does that today.
+    CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws.handle));
+    int lwork_s = 0, lwork_d = 0;
+    CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
+    CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
+    ws.work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
+    CHOL_CUDA_CHECK(cudaMalloc(&ws.work, ws.work_bytes));
+    CHOL_CUDA_CHECK(cudaMalloc(&ws.info, sizeof(int)));
+    ws.device = device;
+    ws.ts = TS;
+  }
+  // The worker's stream is fixed, but setting it is cheap and keeps this
+  // correct should the runtime ever hand a thread another stream.
+  CHOL_CUSOLVER_CHECK(cusolverDnSetStream(ws.handle, css_cuda_stream()));
+  return ws;
+}
+
+} // namespace
+
+extern "C" void chol_spotrf_gpu(float *A) {
+  PotrfWorkspace &ws = potrf_workspace();
+  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<float *>(ws.work),
+                                       ws.work_bytes / (int)sizeof(float), ws.info));
+}
+
+extern "C" void chol_dpotrf_gpu(double *A) {
+  PotrfWorkspace &ws = potrf_workspace();
+  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<double *>(ws.work),
+                                       ws.work_bytes / (int)sizeof(double), ws.info));
+}
+
+extern "C" int chol_cuda_device_count(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError(); // clear the sticky error of a machine without a driver
+    return 0;
+  }
+  return count;
+}
