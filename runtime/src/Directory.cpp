@@ -12,14 +12,6 @@ const Region &shape_of(DataObject *const &object) {
   return object->shape;
 }
 
-// The distinct objects a task uses, with what it does to each.
-struct ObjectUse {
-  DataObjectRef object;
-  bool reads = false; // needs the current value in the executing space
-  bool writes = false;
-  bool copy_out = false;
-};
-
 std::vector<ObjectUse> uses_of(const Task &task, int space) {
   std::vector<ObjectUse> uses;
   for (const BoundAccess &access : task.accesses) {
@@ -65,6 +57,9 @@ void Directory::write_back(DataObject &object) {
   if (from == 0) return; // the host is up to date, or a write-back is already on its way
   Replica &source = object.replicas[from];
   Replica &host = object.replicas[0];
+  if (!source.block)
+    fatal("directory: object " + std::to_string(object.id) + " is dirty in space " + std::to_string(from) +
+          " without a block there");
   Transfer transfer;
   transfer.object = object.shared_from_this(); // alive until the copy ends
   transfer.from_space = from;
@@ -80,6 +75,9 @@ void Directory::write_back(DataObject &object) {
 
 void Directory::drop_replica(DataObject &object, int space) {
   Replica &replica = object.replicas[space];
+  if (object.dirty_space == space)
+    fatal("directory: dropping the only current copy of object " + std::to_string(object.id) + " in space " +
+          std::to_string(space));
   cache(space).remove(object);
   if (replica.block) {
     device(space).poison(replica.block);
@@ -135,8 +133,21 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
 PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   std::vector<ObjectUse> uses = uses_of(task, space);
   bool blocked = false;
-  for (ObjectUse &use : uses)
+  for (ObjectUse &use : uses) {
     resolve_aliases(*use.object, use.writes, blocked);
+    // A writer waits until no copy of the object is in motion: a copy still
+    // being filled elsewhere would land after the new value and be taken for
+    // current, and a copy reading the replica it overwrites would race with it.
+    if (use.writes)
+      for (std::size_t other = 0; other < use.object->replicas.size(); ++other) {
+        const Replica &replica = use.object->replicas[other];
+        if (static_cast<int>(other) == space) {
+          if (replica.readers_in_flight > 0 || (space == 0 && replica.filling)) blocked = true;
+        } else if (other == 0 ? replica.filling || replica.readers_in_flight > 0 : replica.pinned()) {
+          blocked = true;
+        }
+      }
+  }
   if (blocked) return PlanOutcome::Blocked;
 
   auto address_in = [&](const BoundAccess &access) -> void * {
@@ -156,6 +167,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       }
     }
     if (blocked) return PlanOutcome::Blocked;
+    claim_writes(uses, space);
     plan.addresses.clear();
     for (const BoundAccess &access : task.accesses)
       plan.addresses.push_back(access.object ? address_in(access) : nullptr);
@@ -167,6 +179,10 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     total += MemoryPool::rounded(object.storage_bytes());
+    // Being evicted from here: its replica (and block) is busy until the
+    // write-back ends; then it is fetched again like any other.
+    if (object.replicas[space].write_back_pending || object.replicas[space].drop_when_unpinned)
+      blocked = true;
     if (object.replicas[space].valid || !use.reads) continue;
     int source = object.dirty_space;
     if (source != 0 && !device(space).can_copy_from_device(source)) {
@@ -248,10 +264,48 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       plan.after.push_back(Transfer{use.object, space, 0, replica.block.address, use.object->host});
     }
   }
+  claim_writes(uses, space);
   plan.addresses.clear();
   for (const BoundAccess &access : task.accesses)
     plan.addresses.push_back(access.object ? address_in(access) : nullptr);
   return PlanOutcome::Ready;
+}
+
+void Directory::claim_writes(const std::vector<ObjectUse> &uses, int space) {
+  // From dispatch on, the value a writer will produce is the current one:
+  // other copies are obsolete (every reader of the old value has finished,
+  // or it would be a predecessor), so nothing may write them back over it.
+  for (const ObjectUse &use : uses) {
+    if (!use.writes) continue;
+    DataObject &object = *use.object;
+    object.dirty_space = space;
+    for (std::size_t other = 0; other < object.replicas.size(); ++other) {
+      if (static_cast<int>(other) == space) continue;
+      if (other == 0)
+        object.replicas[0].valid = false;
+      else
+        invalidate_replica(object, static_cast<int>(other));
+    }
+  }
+}
+
+void Directory::invalidate_replica(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  if (!replica.valid && !replica.block) return;
+  if (replica.pinned()) {
+    // In use (the source of a copy, say): unusable now, freed when released.
+    replica.valid = false;
+    replica.drop_when_unpinned = true;
+    cache(space).remove(object);
+  } else {
+    drop_replica(object, space);
+  }
+}
+
+void Directory::forget_device_copies(const std::vector<DataObjectRef> &objects) {
+  for (const DataObjectRef &object : objects)
+    for (std::size_t space = 1; space < object->replicas.size(); ++space)
+      invalidate_replica(*object, static_cast<int>(space));
 }
 
 void Directory::on_transfer_complete(const Transfer &transfer) {
@@ -263,10 +317,10 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space) object.dirty_space = 0;
   Replica &source = object.replicas[transfer.from_space];
   if (source.readers_in_flight > 0) --source.readers_in_flight;
-  if (source.write_back_pending && source.readers_in_flight == 0) {
-    source.write_back_pending = false;
+  if (source.write_back_pending && source.readers_in_flight == 0) source.write_back_pending = false;
+  if (transfer.from_space != 0 && (source.drop_when_unpinned || (!source.valid && source.block)) &&
+      !source.pinned())
     drop_replica(object, transfer.from_space);
-  }
 }
 
 void Directory::on_task_complete(Task &task, int space) {
@@ -274,15 +328,13 @@ void Directory::on_task_complete(Task &task, int space) {
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     if (space != 0 && object.replicas[space].task_pins > 0) --object.replicas[space].task_pins;
-    if (!use.writes) continue;
-    // Write-invalidate: the executing space holds the only current value.
-    for (std::size_t other = 0; other < object.replicas.size(); ++other) {
-      if (static_cast<int>(other) == space) continue;
-      if (other == 0)
-        object.replicas[0].valid = false;
-      else if (object.replicas[other].valid || object.replicas[other].block)
-        drop_replica(object, static_cast<int>(other));
+    if (space != 0 && object.replicas[space].drop_when_unpinned && !object.replicas[space].pinned()) {
+      drop_replica(object, space);
+      continue;
     }
+    if (!use.writes) continue;
+    // Write-invalidate: the other copies were invalidated when the task was
+    // dispatched (claim_writes); the executing space holds the value now.
     object.replicas[space].valid = true;
     object.dirty_space = space;
   }
@@ -306,6 +358,11 @@ bool Directory::flush_to_host(const std::vector<DataObjectRef> &objects) {
 }
 
 void Directory::retire(DataObject *object) {
+  // Nothing can read a retired object again: a renamed value is dead, and
+  // user memory was brought up to date (barrier, finish) before originals go.
+  if (!object->renamed && object->dirty_space != 0)
+    fatal("directory: user memory of object " + std::to_string(object->id) + " retired while stale");
+  object->dirty_space = 0;
   for (std::size_t space = 1; space < object->replicas.size(); ++space)
     if (object->replicas[space].block || object->replicas[space].in_lru)
       drop_replica(*object, static_cast<int>(space));

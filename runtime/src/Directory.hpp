@@ -32,6 +32,14 @@ struct TaskPlan {
   std::vector<Transfer> after;
 };
 
+// The distinct objects a task uses, with what it does to each.
+struct ObjectUse {
+  DataObjectRef object;
+  bool reads = false; // needs the current value in the executing space
+  bool writes = false;
+  bool copy_out = false;
+};
+
 enum class PlanOutcome {
   Ready,  // the plan is made; replicas are pinned until the task completes
   Blocked // data is on its way (or room is being made); try again later
@@ -65,6 +73,10 @@ public:
   // The last reference to `object` is gone: release its replicas.
   void retire(DataObject *object);
 
+  // After a barrier or wait on: the master may now write user memory, so
+  // accelerator copies of these objects must not be used again.
+  void forget_device_copies(const std::vector<DataObjectRef> &objects);
+
   bool transfers_in_flight() const { return transfers_in_flight_ > 0; }
 
 private:
@@ -75,6 +87,9 @@ private:
   void write_back(DataObject &object);
   void issue(Transfer transfer, int executing_space);
   void drop_replica(DataObject &object, int space);
+  void claim_writes(const std::vector<ObjectUse> &uses, int space);
+  // The replica's value is obsolete: free it now, or once its users are done.
+  void invalidate_replica(DataObject &object, int space);
   bool make_room(int space, std::size_t bytes, bool &waiting);
   bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
 

@@ -56,6 +56,7 @@ bool Helper::drain_queues() {
     flushes_.push_back(std::move(request));
   std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
     if (!directory_.flush_to_host(request->objects)) return false;
+    directory_.forget_device_copies(request->objects);
     request->done.store(true, std::memory_order_release);
     request->done.notify_all();
     return true;

@@ -1,0 +1,98 @@
+// host_pinning: what it costs to reach pinned copy speed for user memory
+// allocated with plain malloc, the question behind CSS_PIN_HOST.
+//
+// For blocks of a given size (the tiles of a blocked code) it measures:
+//   - host to device and back from pageable memory;
+//   - the one-time cost of cudaHostRegister on each block;
+//   - host to device and back from the registered blocks;
+//   - pinned staging: memcpy into a pinned buffer, then copy, pipelined
+//     over two buffers and two streams.
+// Usage: host_pinning [block MiB] [blocks]
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t status, const char *what) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "host_pinning: %s: %s\n", what, cudaGetErrorString(status));
+    std::exit(1);
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::size_t block_mib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 8;
+  int blocks = argc > 2 ? std::atoi(argv[2]) : 256;
+  std::size_t bytes = block_mib << 20;
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus == 0) {
+    std::printf("host_pinning: no GPU, skipped\n");
+    return 0;
+  }
+  std::vector<void *> host(blocks);
+  for (auto &p : host) {
+    p = std::malloc(bytes);
+    std::memset(p, 1, bytes);
+  }
+  void *device = nullptr;
+  check(cudaMalloc(&device, bytes * 2), "cudaMalloc");
+  cudaStream_t streams[2];
+  for (auto &s : streams) check(cudaStreamCreate(&s), "stream");
+  double total = static_cast<double>(bytes) * blocks;
+
+  auto copy_all = [&](cudaMemcpyKind kind) {
+    auto start = std::chrono::steady_clock::now();
+    for (int b = 0; b < blocks; ++b) {
+      char *d = static_cast<char *>(device) + (b % 2) * bytes;
+      if (kind == cudaMemcpyHostToDevice) check(cudaMemcpyAsync(d, host[b], bytes, kind, streams[b % 2]), "h2d");
+      else check(cudaMemcpyAsync(host[b], d, bytes, kind, streams[b % 2]), "d2h");
+    }
+    check(cudaDeviceSynchronize(), "sync");
+    return total / seconds_since(start) / 1e9;
+  };
+  copy_all(cudaMemcpyHostToDevice); // warm up
+  double pageable_h2d = copy_all(cudaMemcpyHostToDevice), pageable_d2h = copy_all(cudaMemcpyDeviceToHost);
+
+  auto start = std::chrono::steady_clock::now();
+  for (auto p : host) check(cudaHostRegister(p, bytes, cudaHostRegisterPortable), "cudaHostRegister");
+  double register_seconds = seconds_since(start);
+  double pinned_h2d = copy_all(cudaMemcpyHostToDevice), pinned_d2h = copy_all(cudaMemcpyDeviceToHost);
+  start = std::chrono::steady_clock::now();
+  for (auto p : host) check(cudaHostUnregister(p), "cudaHostUnregister");
+  double unregister_seconds = seconds_since(start);
+
+  // Pinned staging, two buffers in flight.
+  void *staging[2];
+  for (auto &s : staging) check(cudaMallocHost(&s, bytes), "cudaMallocHost");
+  cudaEvent_t free_again[2];
+  for (auto &e : free_again) check(cudaEventCreate(&e), "event");
+  start = std::chrono::steady_clock::now();
+  for (int b = 0; b < blocks; ++b) {
+    int i = b % 2;
+    check(cudaEventSynchronize(free_again[i]), "wait staging");
+    std::memcpy(staging[i], host[b], bytes);
+    check(cudaMemcpyAsync(static_cast<char *>(device) + i * bytes, staging[i], bytes, cudaMemcpyHostToDevice, streams[i]),
+          "staged h2d");
+    check(cudaEventRecord(free_again[i], streams[i]), "record");
+  }
+  check(cudaDeviceSynchronize(), "sync");
+  double staged_h2d = total / seconds_since(start) / 1e9;
+
+  std::printf("host_pinning block_mib=%zu blocks=%d pageable_h2d_GBs=%.1f pageable_d2h_GBs=%.1f "
+              "register_s=%.3f register_GBs=%.1f unregister_s=%.3f pinned_h2d_GBs=%.1f pinned_d2h_GBs=%.1f "
+              "staged_h2d_GBs=%.1f\n",
+              block_mib, blocks, pageable_h2d, pageable_d2h, register_seconds, total / register_seconds / 1e9,
+              unregister_seconds, pinned_h2d, pinned_d2h, staged_h2d);
+  return 0;
+}
