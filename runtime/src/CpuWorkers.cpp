@@ -6,12 +6,12 @@ namespace gpuss {
 
 void run_task_body(Task &task, const std::vector<void *> &addresses, int device_kind, int device_index,
                    void *cuda_stream, void *cublas_handle) {
-  std::vector<css_access> accesses;
-  accesses.reserve(task.accesses.size());
-  for (const BoundAccess &access : task.accesses)
-    accesses.push_back(access.user);
-  css_task_env env{addresses.data(), accesses.data(), static_cast<std::uint32_t>(accesses.size()),
-                   device_kind,      device_index,    cuda_stream,
+  css_task_env env{addresses.data(),
+                   task.user_accesses.data(),
+                   static_cast<std::uint32_t>(task.user_accesses.size()),
+                   device_kind,
+                   device_index,
+                   cuda_stream,
                    cublas_handle};
   task.body(task.args_data(), &env);
 }

@@ -61,6 +61,7 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
   BoundAccess renamed{from, entry.region, entry.current, 0, true, false, true, false};
   BoundAccess home{to, entry.region, entry.original, 0, false, true, false, true};
   task->accesses = {renamed, home};
+  task->user_accesses = {from, to};
   graph_.note_task(*task);
 
   depend_on(task, entry.last_writer); // the renamed value must exist

@@ -9,7 +9,10 @@ Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory,
                std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop)
     : config_(config), queues_(queues), directory_(directory), graph_(graph), devices_(std::move(devices)),
       cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop) {
-  idle_cpus_ = cpus_ ? cpus_->count() : 0;
+  // One task queued behind the running one lets a worker start its next
+  // task without waiting for the helper, yet keeps priority inversions to
+  // one task per worker.
+  host_slots_ = cpus_ ? 2 * cpus_->count() : 0;
   staged_.assign(devices_.size() + 1, 0);
   queued_seconds_.assign(devices_.size() + 1, 0.0);
 }
@@ -81,7 +84,7 @@ void Helper::on_completion(Completion &completion) {
   int space = completion.space;
   directory_.release_after_task(task, space);
   if (space == 0)
-    ++idle_cpus_;
+    ++host_slots_;
   else {
     --staged_[space];
     queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
@@ -92,6 +95,7 @@ void Helper::on_completion(Completion &completion) {
   // The task no longer needs its storage; dropping the references lets
   // renamed buffers retire.
   task.accesses.clear();
+  task.user_accesses.clear();
   task.args.clear();
   if (task.kind == TaskKind::User) Stats::add(stats_.tasks, 1);
   // release: a master waiting on this task or on the count sees the
@@ -108,7 +112,7 @@ bool Helper::eligible(const Task &task, int space) const {
 }
 
 bool Helper::has_room(int space) const {
-  if (space == 0) return idle_cpus_ > 0;
+  if (space == 0) return host_slots_ > 0;
   return staged_[space] < 1 + config_.prefetch_depth;
 }
 
@@ -127,6 +131,19 @@ void Helper::learn_duration(const Task &task, int space) {
 }
 
 Helper::Placement Helper::place(const TaskRef &task) {
+  if (devices_.empty()) {
+    // Host memory is the only memory: nothing to plan or choose.
+    if (!has_room(0)) return Placement::NoRoom;
+    std::vector<void *> addresses;
+    addresses.reserve(task->accesses.size());
+    for (const BoundAccess &access : task->accesses)
+      addresses.push_back(access.object ? access.object->host + (access.region.base - access.object->shape.base)
+                                        : nullptr);
+    task->space = 0;
+    --host_slots_;
+    cpus_->submit(HostJob{task, std::move(addresses)});
+    return Placement::Dispatched;
+  }
   std::vector<Candidate> candidates;
   for (int space = 0; space <= static_cast<int>(devices_.size()); ++space) {
     if (!eligible(*task, space) || !has_room(space)) continue;
@@ -135,7 +152,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
     candidate.fetch_bytes = directory_.bytes_to_fetch(*task, space);
     double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
     candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
-    candidate.staged = space == 0 ? (cpus_->count() - idle_cpus_) : staged_[space];
+    candidate.staged = space == 0 ? (2 * cpus_->count() - host_slots_) : staged_[space];
     candidate.queued_seconds = space == 0 ? 0.0 : queued_seconds_[space];
     candidates.push_back(candidate);
   }
@@ -146,7 +163,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
   if (directory_.plan(*task, space, plan) == PlanOutcome::Blocked) return Placement::Blocked;
   task->space = space;
   if (space == 0) {
-    --idle_cpus_;
+    --host_slots_;
     cpus_->submit(HostJob{task, std::move(plan.addresses)});
   } else {
     ++staged_[space];

@@ -71,10 +71,12 @@ private:
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;
-  unsigned idle_cpus_ = 0;
+  unsigned host_slots_ = 0; // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_;                            // per space: tasks staged on an accelerator
   std::vector<double> queued_seconds_;                      // per space: estimated work staged there
-  std::map<std::pair<std::string, int>, double> durations_; // (label, kind of space) -> seconds, smoothed
+  // (label, kind of space) -> seconds, smoothed. Labels are the translator's
+  // string literals, so their addresses identify them.
+  std::map<std::pair<const char *, int>, double> durations_;
   std::vector<std::shared_ptr<FlushRequest>> flushes_;
   std::jthread thread_;
 };

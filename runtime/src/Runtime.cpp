@@ -180,6 +180,7 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
     }
     task->accesses.push_back(bound);
   }
+  task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
   std::vector<TaskRef> created;
   tracker_.add_task(task, created);
   submit_internal(created);

@@ -50,6 +50,7 @@ struct Task {
   css_task_body body = nullptr;
   std::vector<std::max_align_t> args; // packed arguments, suitably aligned
   std::vector<BoundAccess> accesses;
+  std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
   bool high_priority = false;
 

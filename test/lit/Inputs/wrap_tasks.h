@@ -1,0 +1,2 @@
+#pragma css task inout(v[4])
+void twice(int *v);

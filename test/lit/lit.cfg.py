@@ -1,0 +1,41 @@
+# lit configuration of the gpuss-translate suite.
+import os
+
+import lit.formats
+
+config.name = "GPUSs-translator"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp", ".cu", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gpuss_build_dir, "test", "lit")
+
+# FileCheck and not come from LLVM 19.
+config.environment["PATH"] = os.pathsep.join([config.llvm_bin_dir, config.environment.get("PATH", "")])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+bin_dir = config.gpuss_bin_dir
+config.substitutions.append(("%gpuss-translate", os.path.join(bin_dir, "gpuss-translate")))
+config.substitutions.append(("%gpuss-cxx", os.path.join(bin_dir, "gpuss-c++")))
+config.substitutions.append(("%gpuss-cc", os.path.join(bin_dir, "gpuss-cc")))
+config.substitutions.append(("%gpuss-include", os.path.join(config.gpuss_source_dir, "include")))
+config.substitutions.append(("%gpuss-lib", config.gpuss_lib_dir))
+config.substitutions.append(("%gpuss-build", config.gpuss_build_dir))
+config.substitutions.append(("%gpuss-src", config.gpuss_source_dir))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%ninja", config.ninja))
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(("%cc", config.cc))
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+if os.path.isdir("/usr/local/cuda/include"):
+    config.available_features.add("cuda-headers")
+if config.fuzzer and os.path.exists(config.fuzzer):
+    config.available_features.add("fuzzer")
+    config.substitutions.append(("%gpuss-fuzzer", config.fuzzer))
+# The e2e tests run each program under these runtime configurations.
+config.substitutions.append(("%run-configs", os.path.join(config.test_source_root, "Inputs", "run-configs.sh")))

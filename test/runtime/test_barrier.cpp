@@ -1,0 +1,153 @@
+// barrier and finish: every task submitted so far has run and every result
+// is in user memory; the destructor finishes; several runtimes per process.
+#include "TaskBuilder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace gpuss::test {
+namespace {
+
+constexpr int N = 64;
+using Block = std::array<int, N>;
+
+class Barrier : public ::testing::TestWithParam<Config> {};
+
+TEST_P(Barrier, EmptyAndRepeated) {
+  Runtime runtime(GetParam());
+  runtime.barrier();
+  runtime.barrier();
+  EXPECT_EQ(runtime.stats().tasks, 0u);
+}
+
+TEST_P(Barrier, WaitsForEveryTask) {
+  Runtime runtime(GetParam());
+  std::atomic<int> ran{0};
+  const int n = 200;
+  std::vector<Block> blocks(n);
+  for (int i = 0; i < n; ++i)
+    Task("work")
+        .out(blocks[i])
+        .body([&ran, i](TaskEnv env) {
+          if (i % 20 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          std::fill_n(env.ptr<int>(0), N, i);
+          ran.fetch_add(1, std::memory_order_relaxed);
+        })
+        .submit(runtime);
+  runtime.barrier();
+  EXPECT_EQ(ran.load(), n);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(blocks[i][N - 1], i);
+  EXPECT_EQ(runtime.stats().tasks, static_cast<std::uint64_t>(n));
+}
+
+TEST_P(Barrier, ResultsInUserMemoryAfterEachBarrier) {
+  Runtime runtime(GetParam());
+  std::array<Block, 4> data{};
+  for (int phase = 1; phase <= 5; ++phase) {
+    for (int b = 0; b < 4; ++b)
+      Task("phase")
+          .inout(data[b])
+          .body([phase](TaskEnv env) {
+            for (int i = 0; i < N; ++i)
+              env.ptr<int>(0)[i] += phase;
+          })
+          .submit(runtime);
+    runtime.barrier();
+    const int expected = phase * (phase + 1) / 2;
+    for (const Block &block : data)
+      for (int v : block)
+        ASSERT_EQ(v, expected) << "after barrier " << phase;
+  }
+}
+
+TEST_P(Barrier, HostWritesBetweenBarriersAreSeenByLaterTasks) {
+  // The master changes data between barriers, as sequential code around
+  // tasks does; device copies from before the barrier must not be reused.
+  Runtime runtime(GetParam());
+  Block data{};
+  long seen = -1;
+  Task("touch").inout(data).body([](TaskEnv env) { env.ptr<int>(0)[0] += 1; }).submit(runtime);
+  runtime.barrier();
+  ASSERT_EQ(data[0], 1);
+  data.fill(10);
+  Task("reader")
+      .in(data)
+      .out(seen)
+      .body([](TaskEnv env) {
+        long s = 0;
+        for (int i = 0; i < N; ++i)
+          s += env.ptr<const int>(0)[i];
+        *env.ptr<long>(1) = s;
+      })
+      .submit(runtime);
+  runtime.barrier();
+  EXPECT_EQ(seen, 10L * N);
+}
+
+TEST_P(Barrier, DestructorFinishes) {
+  std::array<Block, 8> data{};
+  {
+    Runtime runtime(GetParam());
+    for (int round = 0; round < 10; ++round)
+      for (int b = 0; b < 8; ++b)
+        Task("accumulate")
+            .inout(data[b])
+            .body([b](TaskEnv env) {
+              for (int i = 0; i < N; ++i)
+                env.ptr<int>(0)[i] += b + i;
+            })
+            .submit(runtime);
+  } // no barrier: ~Runtime must finish
+  for (int b = 0; b < 8; ++b)
+    for (int i = 0; i < N; ++i)
+      ASSERT_EQ(data[b][i], 10 * (b + i));
+}
+
+TEST_P(Barrier, FinishIsIdempotent) {
+  Runtime runtime(GetParam());
+  Block data{};
+  Task("fill").out(data).body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), N, 4); }).submit(runtime);
+  runtime.finish();
+  for (int v : data)
+    ASSERT_EQ(v, 4);
+  runtime.finish();
+  EXPECT_EQ(runtime.stats().tasks, 1u);
+}
+
+TEST_P(Barrier, SeveralRuntimesInOneProcess) {
+  // One after another, and two alive at once, each driven from this thread.
+  Block a{}, b{};
+  for (int round = 0; round < 3; ++round) {
+    Runtime first(GetParam());
+    Runtime second(GetParam());
+    Task("in_first").inout(a).body([](TaskEnv env) { env.ptr<int>(0)[0] += 1; }).submit(first);
+    Task("in_second").inout(b).body([](TaskEnv env) { env.ptr<int>(0)[0] += 2; }).submit(second);
+    second.barrier();
+    first.barrier();
+    EXPECT_EQ(first.stats().tasks, 1u);
+    EXPECT_EQ(second.stats().tasks, 1u);
+  }
+  EXPECT_EQ(a[0], 3);
+  EXPECT_EQ(b[0], 6);
+}
+
+std::vector<Config> barrier_configs() {
+  std::vector<Config> configs{host_config(1), host_config(2), host_config(4)};
+  for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack})
+    configs.push_back(sim_config(1, 2, policy, "1M"));
+  configs.push_back(sim_config(2, 3, CachePolicy::WriteBack, "1K", "eager"));
+  return configs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Barrier, Barrier, ::testing::ValuesIn(barrier_configs()),
+                         [](const auto &info) { return config_name(info.param); });
+
+} // namespace
+} // namespace gpuss::test

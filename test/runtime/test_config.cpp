@@ -1,0 +1,135 @@
+// Config: sizes and percentages, the CSS_* variables, and malformed values
+// (fatal, naming the variable).
+#include "TaskBuilder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpuss::test {
+namespace {
+
+TEST(ParseMemorySize, BytesSuffixesAndPercentages) {
+  std::size_t bytes = 0;
+  ASSERT_TRUE(parse_memory_size("123", 0, bytes));
+  EXPECT_EQ(bytes, 123u);
+  ASSERT_TRUE(parse_memory_size("4K", 0, bytes));
+  EXPECT_EQ(bytes, 4096u);
+  ASSERT_TRUE(parse_memory_size("1M", 0, bytes));
+  EXPECT_EQ(bytes, 1u << 20);
+  ASSERT_TRUE(parse_memory_size("2G", 0, bytes));
+  EXPECT_EQ(bytes, std::size_t{2} << 30);
+  ASSERT_TRUE(parse_memory_size("75%", 1000, bytes));
+  EXPECT_EQ(bytes, 750u);
+  ASSERT_TRUE(parse_memory_size("50%", 64 << 10, bytes));
+  EXPECT_EQ(bytes, 32u << 10);
+}
+
+TEST(ParseMemorySize, RejectsMalformedText) {
+  std::size_t bytes = 0;
+  for (const char *text : {"", "K", "12Q", "-5", "abc", "150%"})
+    EXPECT_FALSE(parse_memory_size(text, 1000, bytes)) << "'" << text << "'";
+}
+
+TEST(CachePolicyNames, MatchTheEnvironmentSpelling) {
+  EXPECT_STREQ(to_string(CachePolicy::NoCache), "nocache");
+  EXPECT_STREQ(to_string(CachePolicy::WriteThrough), "wt");
+  EXPECT_STREQ(to_string(CachePolicy::WriteBack), "wb");
+}
+
+TEST(DefaultNumCpus, AtLeastOne) {
+  EXPECT_GE(Config::default_num_cpus(), 1u);
+}
+
+// Sets CSS_* variables for one scope and restores the old values.
+class ScopedEnvironment {
+public:
+  explicit ScopedEnvironment(std::vector<std::pair<std::string, std::string>> values) {
+    for (auto &[name, value] : values) {
+      const char *old = std::getenv(name.c_str());
+      saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
+      ::setenv(name.c_str(), value.c_str(), 1);
+    }
+  }
+  ~ScopedEnvironment() {
+    for (auto &[name, value] : saved_) {
+      if (value)
+        ::setenv(name.c_str(), value->c_str(), 1);
+      else
+        ::unsetenv(name.c_str());
+    }
+  }
+
+private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+TEST(FromEnvironment, ReadsEveryVariable) {
+  ScopedEnvironment env({{"CSS_NUM_CPUS", "3"},
+                         {"CSS_NUM_GPUS", "0"},
+                         {"CSS_SIM_DEVICES", "2"},
+                         {"CSS_CACHE_POLICY", "wt"},
+                         {"CSS_SCHEDULER", "round-robin"},
+                         {"CSS_GPU_MEMORY", "64K"},
+                         {"CSS_RENAME_MEMORY", "1M"},
+                         {"CSS_STATS", "1"},
+                         {"CSS_DAG", "graph.dot"}});
+  const Config config = Config::from_environment();
+  EXPECT_EQ(config.num_cpus, 3u);
+  EXPECT_EQ(config.num_gpus, 0);
+  EXPECT_EQ(config.sim_devices, 2u);
+  EXPECT_EQ(config.cache_policy, CachePolicy::WriteThrough);
+  EXPECT_EQ(config.scheduler, "round-robin");
+  EXPECT_EQ(config.device_memory, "64K");
+  EXPECT_EQ(config.rename_memory, std::size_t{1} << 20);
+  EXPECT_TRUE(config.stats);
+  EXPECT_EQ(config.dag_file, "graph.dot");
+}
+
+TEST(FromEnvironment, DefaultsWithoutVariables) {
+  ScopedEnvironment env({});
+  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_CACHE_POLICY", "CSS_STATS", "CSS_DAG"})
+    ::unsetenv(name);
+  const Config config = Config::from_environment();
+  EXPECT_GE(config.num_cpus, 1u);
+  EXPECT_EQ(config.sim_devices, 0u);
+  EXPECT_EQ(config.cache_policy, CachePolicy::WriteBack);
+  EXPECT_FALSE(config.stats);
+  EXPECT_TRUE(config.dag_file.empty());
+}
+
+class MalformedVariable : public ::testing::TestWithParam<std::pair<const char *, const char *>> {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_P(MalformedVariable, IsFatalAndNamesTheVariable) {
+  const auto [name, value] = GetParam();
+  EXPECT_DEATH(
+      {
+        ::setenv(name, value, 1);
+        Config::from_environment();
+      },
+      std::string("gpuss: error: .*") + name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
+                         ::testing::Values(std::pair{"CSS_NUM_CPUS", "many"}, std::pair{"CSS_NUM_CPUS", "-1"},
+                                           std::pair{"CSS_SIM_DEVICES", "2x"},
+                                           std::pair{"CSS_CACHE_POLICY", "writeback"},
+                                           std::pair{"CSS_GPU_MEMORY", "lots"},
+                                           std::pair{"CSS_RENAME_MEMORY", "50%"}),
+                         [](const auto &info) {
+                           std::string name = std::string(info.param.first) + "_" + info.param.second;
+                           for (char &c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name + "_" + std::to_string(info.index);
+                         });
+
+} // namespace
+} // namespace gpuss::test

@@ -1,0 +1,97 @@
+// DAG output: Config::dag_file (CSS_DAG=file.dot) receives the executed task
+// graph in Graphviz form at finish: a digraph with one node per task.
+#include "TaskBuilder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace gpuss::test {
+namespace {
+
+std::string read_file(const std::filesystem::path &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A file name unique to this process and test.
+std::filesystem::path temporary_dot(const std::string &name) {
+  return std::filesystem::temp_directory_path() /
+         ("gpuss_dag_" + name + "_" + std::to_string(::getpid()) + ".dot");
+}
+
+class Dag : public ::testing::TestWithParam<Config> {};
+
+TEST_P(Dag, OneNodePerTask) {
+  const auto path =
+      temporary_dot(std::to_string(GetParam().num_cpus) + "_" + std::to_string(GetParam().sim_devices));
+  std::filesystem::remove(path);
+  constexpr int tasks = 12;
+  // Each task gets its own label, so that its node can be found.
+  static std::array<std::string, tasks> labels;
+  for (int i = 0; i < tasks; ++i)
+    labels[i] = "dag_node_" + std::to_string(i) + "_";
+  {
+    Config config = GetParam();
+    config.dag_file = path.string();
+    Runtime runtime(config);
+    std::array<int, 4> data{};
+    // A chain of 4 on data[0], a fan-out of 4 readers of data[0] writing
+    // data[1..3] / a fresh slot, then 4 independent ones.
+    int extra[4] = {};
+    for (int i = 0; i < 4; ++i)
+      Task(labels[i].c_str()).inout(data[0]).submit(runtime);
+    for (int i = 4; i < 8; ++i)
+      Task(labels[i].c_str()).in(data[0]).inout(extra[i - 4]).submit(runtime);
+    static int independent[4];
+    for (int i = 8; i < tasks; ++i)
+      Task(labels[i].c_str()).inout(independent[i - 8]).submit(runtime);
+    runtime.finish();
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  const std::string dot = read_file(path);
+  std::filesystem::remove(path);
+  EXPECT_NE(dot.find("digraph"), std::string::npos) << dot;
+
+  // Node statements mention the label and no edge operator.
+  std::istringstream lines(dot);
+  std::string line;
+  std::array<int, tasks> node_lines{};
+  int edges = 0;
+  while (std::getline(lines, line)) {
+    if (line.find("->") != std::string::npos) {
+      ++edges;
+      continue;
+    }
+    for (int i = 0; i < tasks; ++i)
+      if (line.find(labels[i]) != std::string::npos) ++node_lines[i];
+  }
+  for (int i = 0; i < tasks; ++i)
+    EXPECT_EQ(node_lines[i], 1) << "task " << labels[i] << " in:\n" << dot;
+  EXPECT_GE(edges, 3 + 4) << "the chain and the fan-out have at least 7 edges:\n" << dot;
+}
+
+TEST_P(Dag, NoFileWhenDisabled) {
+  const auto path = temporary_dot("disabled");
+  std::filesystem::remove(path);
+  {
+    Runtime runtime(GetParam());
+    static int value;
+    Task("unrecorded").inout(value).submit(runtime);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dag, Dag, ::testing::Values(host_config(1), host_config(2), sim_config(1, 1)),
+                         [](const auto &info) { return config_name(info.param); });
+
+} // namespace
+} // namespace gpuss::test

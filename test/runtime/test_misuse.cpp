@@ -1,0 +1,144 @@
+// Misuse: a bad task is reported as
+//   gpuss: error: <file>:<line>: task '<label>': <what>
+// and the process aborts. Death tests run "threadsafe" (re-executing the
+// test binary) because the runtime has threads, and TSan forbids fork then.
+#include "TaskBuilder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gpuss::test {
+namespace {
+
+class Misuse : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+
+  // The message for `task`: its file:line and label, then anything.
+  static std::string expected_message(const Task &task, const std::string &label) {
+    return "gpuss: error: " + regex_escape(task.file()) + ":" + std::to_string(task.line()) + ": task '" +
+           regex_escape(label) + "'";
+  }
+};
+
+TEST_F(Misuse, NullBaseWithBytes) {
+  Task task("null_base_task");
+  task.access(css_region{nullptr, 64, 1, 64}, CSS_INOUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(2));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "null_base_task"));
+}
+
+TEST_F(Misuse, NullBaseOfAStridedRegion) {
+  Task task("null_strided");
+  task.access(css_region{nullptr, 8, 4, 64}, CSS_IN);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "null_strided"));
+}
+
+TEST_F(Misuse, NullBaseWithZeroBytesIsFine) {
+  Runtime runtime(host_config(1));
+  bool ran = false;
+  Task("empty_region")
+      .access(css_region{nullptr, 0, 1, 0}, CSS_IN)
+      .body([&](TaskEnv) { ran = true; })
+      .submit(runtime);
+  runtime.barrier();
+  EXPECT_TRUE(ran);
+}
+
+TEST_F(Misuse, ContiguousRegionWrapsAroundTheAddressSpace) {
+  Task task("wrapping_task");
+  task.access(css_region{reinterpret_cast<void *>(UINTPTR_MAX - 15), 64, 1, 64}, CSS_IN);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "wrapping_task"));
+}
+
+TEST_F(Misuse, StridedRegionWrapsAroundTheAddressSpace) {
+  static char buffer[64];
+  Task task("wrapping_strided");
+  task.access(css_region{buffer, 8, 4, SIZE_MAX / 2}, CSS_OUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "wrapping_strided"));
+}
+
+TEST_F(Misuse, SubmitAfterFinish) {
+  static int value;
+  Task late("late_task");
+  late.inout(value);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(2));
+        Task("early_task").inout(value).submit(runtime);
+        runtime.finish();
+        late.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(late, "late_task"));
+}
+
+TEST_F(Misuse, SubmitAfterCssFinish) {
+  // Through the C API and its process-wide runtime.
+  static int value;
+  Task late("late_c_task");
+  late.inout(value);
+  EXPECT_DEATH(
+      {
+        Task("early_c_task").inout(value).submit_c();
+        css_finish();
+        late.submit_c();
+        css_barrier();
+      },
+      expected_message(late, "late_c_task"));
+}
+
+TEST_F(Misuse, CudaTaskWithoutAGpu) {
+  static int value;
+  Task task("cuda_task_without_gpu");
+  task.inout(value).device(CSS_DEVICE_CUDA);
+  EXPECT_DEATH(
+      {
+        Config config = host_config(1); // num_gpus = 0
+        Runtime runtime(config);
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "cuda_task_without_gpu"));
+}
+
+TEST_F(Misuse, IncompatibleAbiVersion) {
+  static int value;
+  Task task("from_a_future_translator");
+  task.inout(value).abi_version(GPUSS_ABI_VERSION + 100);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      "gpuss: error: .*from_a_future_translator");
+}
+
+} // namespace
+} // namespace gpuss::test

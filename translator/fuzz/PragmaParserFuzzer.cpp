@@ -1,0 +1,34 @@
+//===- PragmaParserFuzzer.cpp - libFuzzer entry for the pragma parser ------===//
+//
+// The parser must never crash or hang, whatever the text; when it accepts the
+// text, the offsets it reports must lie inside it.
+//
+//===----------------------------------------------------------------------===//
+#include "PragmaParser.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  std::string_view Text(reinterpret_cast<const char *>(Data), Size);
+  gpuss::ParseResult R = gpuss::parseDirective(Text);
+  if (!R.Parsed) {
+    if (R.Error.Offset > Size || R.Error.Message.empty()) std::abort();
+    return 0;
+  }
+  auto check = [&](const gpuss::Item &It) {
+    if (It.Offset >= Size || It.Name.empty()) std::abort();
+    for (const gpuss::Dimension &D : It.Dims)
+      if (D.First.Text.empty() || D.First.Offset >= Size) std::abort();
+  };
+  for (const gpuss::Clause &C : R.Parsed->Task.Clauses)
+    for (const gpuss::Item &It : C.Items)
+      check(It);
+  for (const gpuss::Clause &C : R.Parsed->Target.Copies)
+    for (const gpuss::Item &It : C.Items)
+      check(It);
+  for (const gpuss::Item &It : R.Parsed->Wait.Items)
+    check(It);
+  return 0;
+}

@@ -1,0 +1,188 @@
+//===- CodeGen.cpp - Print the generated C/C++ code -------------------------===//
+#include "CodeGen.h"
+
+#include "RuntimeSymbols.h"
+
+namespace gpuss {
+namespace {
+
+std::string argsStruct(const TaskCode &Task, const CodeGenOptions &Opts, bool Qualified) {
+  std::string Name = std::string(rt::ArgsStructPrefix) + Task.Id;
+  if (Opts.CPlusPlus) return Qualified ? Task.Scope + Name : Name;
+  return "struct " + Name;
+}
+
+std::string local(const char *Name) {
+  return std::string(rt::LocalPrefix) + Name;
+}
+
+/// Statements that fill the descriptor and submit it. `ArgValue(i)` spells
+/// the value of argument i.
+template <typename ArgFn>
+std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn ArgValue,
+                          const std::string &FileExpr, const std::string &LineExpr,
+                          const CodeGenOptions &Opts) {
+  std::string Args = local("args"), Acc = local("acc"), Desc = local("desc");
+  size_t NumAcc = Task.Accesses.size();
+  std::string S;
+  S += Indent + argsStruct(Task, Opts, true) + " " + Args + ";\n";
+  S += Indent + rt::Access + " " + Acc + "[" + std::to_string(NumAcc ? NumAcc : 1) + "];\n";
+  S += Indent + rt::TaskDesc + " " + Desc + ";\n";
+  if (Task.Params.empty()) S += Indent + Args + "." + local("unused") + " = 0;\n";
+  for (size_t I = 0; I < Task.Params.size(); ++I)
+    S += Indent + Args + "." + Task.Params[I].Name + " = " + ArgValue(I) + ";\n";
+  for (size_t I = 0; I < NumAcc; ++I) {
+    const AccessCode &A = Task.Accesses[I];
+    std::string E = Acc + "[" + std::to_string(I) + "]";
+    S += Indent + "/* " + A.ItemText + " */\n";
+    if (A.Region.contiguous()) {
+      S += Indent + E + ".region = " + rt::Contiguous + "(" + A.Region.Base + ", " + A.Region.Bytes + ");\n";
+    } else {
+      S += Indent + E + ".region.base = " + A.Region.Base + ";\n";
+      S += Indent + E + ".region.row_bytes = " + A.Region.RowBytes + ";\n";
+      S += Indent + E + ".region.rows = " + A.Region.Rows + ";\n";
+      S += Indent + E + ".region.stride = " + A.Region.Stride + ";\n";
+    }
+    S += Indent + E + ".direction = " + A.Direction + ";\n";
+    S += Indent + E + ".copy = " + A.Copy + ";\n";
+  }
+  S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";
+  S += Indent + Desc + ".device_kind = " + (Task.Cuda ? rt::DeviceCuda : rt::DeviceSmp) + ";\n";
+  S += Indent + Desc + ".flags = " + (Task.HighPriority ? rt::HighPriority : "0") + ";\n";
+  S += Indent + Desc + ".num_accesses = " + std::to_string(NumAcc) + ";\n";
+  S += Indent + Desc + ".accesses = " + Acc + ";\n";
+  S += Indent + Desc + ".body = " + Task.Scope + rt::BodyPrefix + Task.Id + ";\n";
+  S += Indent + Desc + ".args = &" + Args + ";\n";
+  S += Indent + Desc + ".args_size = sizeof " + Args + ";\n";
+  S += Indent + Desc + ".label = " + cStringLiteral(Task.Label) + ";\n";
+  S += Indent + Desc + ".file = " + FileExpr + ";\n";
+  S += Indent + Desc + ".line = " + LineExpr + ";\n";
+  S += Indent + rt::Submit + "(&" + Desc + ");\n";
+  return S;
+}
+
+} // namespace
+
+std::string cStringLiteral(const std::string &Name) {
+  std::string S = "\"";
+  for (char C : Name) {
+    if (C == '"' || C == '\\') S += '\\';
+    if (C == '\n') {
+      S += "\\n";
+      continue;
+    }
+    S += C;
+  }
+  return S + "\"";
+}
+
+std::string genPrologue(const std::string &File) {
+  return std::string("#include ") + cStringLiteral(rt::Header) + " /* added by gpuss-translate */\n" +
+         genLineDirective(1, File);
+}
+
+std::string genLineDirective(unsigned Line, const std::string &File) {
+  return "#line " + std::to_string(Line) + " " + cStringLiteral(File) + "\n";
+}
+
+std::string genComment(const std::string &Text) {
+  std::string Safe;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    Safe += Text[I];
+    if (Text[I] == '*' && I + 1 < Text.size() && Text[I + 1] == '/') Safe += ' ';
+  }
+  return "/* " + Safe + " */";
+}
+
+std::string submitHelperName(const TaskCode &Task, const CodeGenOptions &Opts) {
+  return (Opts.CPlusPlus ? Task.Scope : std::string()) + rt::SubmitPrefix + Task.Id;
+}
+
+std::string genSubmitHelperExtraArgs(const std::string &File, unsigned Line, bool HasArgs) {
+  return std::string(HasArgs ? ", " : "") + cStringLiteral(File) + ", " + std::to_string(Line);
+}
+
+std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGenOptions &Opts) {
+  std::string S;
+  S += "/* gpuss: task " + Task.Label + (Task.Clauses.empty() ? "" : ": " + Task.Clauses) + " */\n";
+  // The argument struct: every argument, by value.
+  S += std::string("struct ") + rt::ArgsStructPrefix + Task.Id + " {\n";
+  if (Task.Params.empty()) S += "  char " + local("unused") + ";\n";
+  for (const ParamCode &P : Task.Params)
+    S += "  " + P.Declarator + ";\n";
+  S += "};\n";
+  // The trampoline: unpack, rebase pointers, call the original function.
+  std::string Env = local("env"), A = local("a");
+  S += std::string("static void ") + rt::BodyPrefix + Task.Id + "(void *" + local("argp") + ", const " +
+       rt::TaskEnv + " *" + Env + ") {\n";
+  S += "  " + argsStruct(Task, Opts, false) + " *" + A + " = (" + argsStruct(Task, Opts, false) + " *)" +
+       local("argp") + ";\n";
+  bool UsesEnv = false;
+  std::string Call = "  " + Task.Callee + "(";
+  for (size_t I = 0; I < Task.Params.size(); ++I) {
+    const ParamCode &P = Task.Params[I];
+    if (I) Call += ",\n      ";
+    if (P.Access >= 0) {
+      UsesEnv = true;
+      Call += "(" + P.TypeName + ")" + rt::Translate + "(" + Env + ", " + std::to_string(P.Access) + ", " +
+              A + "->" + P.Name + ")";
+    } else {
+      Call += A + "->" + P.Name;
+    }
+  }
+  Call += ");\n";
+  if (!UsesEnv) S += "  (void)" + Env + ";\n";
+  if (Task.Params.empty()) S += "  (void)" + A + ";\n";
+  S += Call;
+  S += "}\n";
+  if (!SubmitHelper) return S;
+  // The submit helper: a call of the task function becomes a call of this.
+  std::string File = local("file"), Line = local("line");
+  S += std::string("static void ") + rt::SubmitPrefix + Task.Id + "(";
+  for (const ParamCode &P : Task.Params)
+    S += P.Declarator + ", ";
+  S += "const char *" + File + ", int " + Line + ") {\n";
+  S += genSubmitBody(
+      Task, "  ", [&](size_t I) { return Task.Params[I].Name; }, File, Line, Opts);
+  S += "}\n";
+  return S;
+}
+
+std::string genCallSiteSubmit(const TaskCode &Task, const std::vector<std::string> &ArgTexts,
+                              const std::string &File, unsigned Line, const CodeGenOptions &Opts) {
+  std::string S = "do { /* gpuss: task " + Task.Label + ": " + Task.Clauses + " */\n";
+  S += genSubmitBody(
+      Task, "  ", [&](size_t I) { return "(" + ArgTexts[I] + ")"; }, cStringLiteral(File),
+      std::to_string(Line), Opts);
+  S += "} while (0)";
+  return S;
+}
+
+std::string genBarrier() {
+  return std::string(rt::Barrier) + "();";
+}
+std::string genStart() {
+  return std::string(rt::Start) + "();";
+}
+std::string genFinish() {
+  return std::string(rt::Finish) + "();";
+}
+
+std::string genWaitOn(const std::vector<RegionCode> &Regions) {
+  std::string R = local("wait");
+  std::string S = "do { " + std::string(rt::Region) + " " + R + "[" + std::to_string(Regions.size()) + "]; ";
+  for (size_t I = 0; I < Regions.size(); ++I) {
+    const RegionCode &G = Regions[I];
+    std::string E = R + "[" + std::to_string(I) + "]";
+    if (G.contiguous()) {
+      S += E + " = " + rt::Contiguous + "(" + G.Base + ", " + G.Bytes + "); ";
+    } else {
+      S += E + ".base = " + G.Base + "; " + E + ".row_bytes = " + G.RowBytes + "; " + E +
+           ".rows = " + G.Rows + "; " + E + ".stride = " + G.Stride + "; ";
+    }
+  }
+  S += std::string(rt::WaitOn) + "(" + R + ", " + std::to_string(Regions.size()) + "); } while (0);";
+  return S;
+}
+
+} // namespace gpuss

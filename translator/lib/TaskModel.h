@@ -1,0 +1,58 @@
+//===- TaskModel.h - What the generated code must do ------------------------===//
+//
+// The result of the analysis, in terms the code generator can print without
+// looking at the AST again: resolved accesses as C expressions, the parameter
+// list, where each piece of text goes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GPUSS_TRANSLATOR_TASKMODEL_H
+#define GPUSS_TRANSLATOR_TASKMODEL_H
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+/// A css_region as C expressions. Rows == "1" means contiguous (Bytes).
+struct RegionCode {
+  std::string Base;
+  std::string Bytes;    ///< contiguous regions
+  std::string RowBytes; ///< strided regions
+  std::string Rows = "1";
+  std::string Stride;
+  bool contiguous() const { return Rows == "1"; }
+};
+
+struct AccessCode {
+  std::string ItemText; ///< for comments
+  RegionCode Region;
+  std::string Direction; ///< CSS_IN, CSS_OUT or CSS_INOUT
+  std::string Copy;      ///< CSS_COPY_DEFAULT or CSS_COPY_EXPLICIT | ...
+};
+
+struct ParamCode {
+  std::string Name;       ///< parameter (and argument struct member) name
+  std::string Declarator; ///< the parameter type with its name, e.g. "double (*a)[4]"
+  std::string TypeName;   ///< the parameter type alone, e.g. "double (*)[4]"
+  int Access = -1;        ///< the access its pointer is rebased with, or -1
+};
+
+/// One task function as the generated code sees it (a declaration pragma),
+/// or one call (a call-site pragma).
+struct TaskCode {
+  std::string Label;   ///< the function's name
+  std::string Callee;  ///< how the trampoline spells the function
+  std::string Id;      ///< unique suffix of generated names
+  std::string Scope;   ///< C++ qualifier of the generated names ("" or "::ns::")
+  std::string Clauses; ///< the directive text, for a comment
+  bool Cuda = false;
+  bool HighPriority = false;
+  std::vector<ParamCode> Params;
+  std::vector<AccessCode> Accesses;
+};
+
+} // namespace gpuss
+
+#endif // GPUSS_TRANSLATOR_TASKMODEL_H

@@ -1,0 +1,107 @@
+//===- TaskVisitor.cpp - Collect what the translator needs from the AST ----===//
+#include "TaskVisitor.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <unordered_set>
+
+namespace gpuss {
+namespace {
+
+bool atNamespaceScope(const clang::Decl *D) {
+  const clang::DeclContext *DC = D->getDeclContext();
+  return DC && DC->getRedeclContext()->isFileContext();
+}
+
+class FactsVisitor : public clang::RecursiveASTVisitor<FactsVisitor> {
+  using Base = clang::RecursiveASTVisitor<FactsVisitor>;
+
+public:
+  FactsVisitor(clang::ASTContext &Context, ASTFacts &Facts)
+      : Context(Context), SM(Context.getSourceManager()), Facts(Facts) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(clang::Decl *D) {
+    if (!D) return true;
+    const clang::Decl *SavedTop = TopDecl;
+    const clang::FunctionDecl *SavedFunction = Function;
+    if (!D->isImplicit() && !llvm::isa<clang::TranslationUnitDecl, clang::ParmVarDecl>(D)) {
+      const clang::DeclContext *DC = D->getDeclContext();
+      bool Scoped = atNamespaceScope(D) || (DC && DC->isRecord());
+      if (Scoped && !Function) Facts.Decls.push_back(D);
+      if (atNamespaceScope(D) && !llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(D) && !Function)
+        TopDecl = D;
+      if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D))
+        if (atNamespaceScope(D) || llvm::isa<clang::EnumConstantDecl>(D))
+          if (const clang::IdentifierInfo *II = ND->getIdentifier()) {
+            Facts.FileScopeNames.insert(II->getName().str());
+            if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D); VD && atNamespaceScope(D))
+              Facts.FileScopeVars[II->getName().str()] = VD;
+          }
+    }
+    if (auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D);
+        FD && FD->doesThisDeclarationHaveABody() && inMainFile(FD->getBeginLoc())) {
+      Function = FD;
+      Facts.Definitions.push_back(FD);
+      Facts.DefinitionTopDecl[FD] = TopDecl;
+    }
+    bool Result = Base::TraverseDecl(D);
+    TopDecl = SavedTop;
+    Function = SavedFunction;
+    return Result;
+  }
+
+  bool VisitVarDecl(clang::VarDecl *VD) {
+    if (Function && !llvm::isa<clang::ParmVarDecl>(VD) && VD->getDeclContext()->isFunctionOrMethod())
+      Facts.Locals[Function].push_back(VD);
+    return true;
+  }
+
+  bool VisitStmt(clang::Stmt *S) {
+    if (!Function || !inMainFile(S->getBeginLoc())) return true;
+    clang::SourceLocation Begin = SM.getExpansionLoc(S->getBeginLoc());
+    if (SeenStmtBegins.insert(Begin.getRawEncoding()).second) {
+      Facts.Stmts.push_back(S);
+      Facts.StmtFunction[S] = Function;
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    if (!Function || !inMainFile(Call->getBeginLoc())) return true;
+    CallSite Site{Call, Function, TopDecl};
+    if (llvm::isa<clang::CUDAKernelCallExpr>(Call))
+      Facts.KernelLaunches.push_back(Site);
+    else
+      Facts.Calls.push_back(Site);
+    return true;
+  }
+
+private:
+  bool inMainFile(clang::SourceLocation Loc) const {
+    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+  }
+
+  clang::ASTContext &Context;
+  clang::SourceManager &SM;
+  ASTFacts &Facts;
+  const clang::Decl *TopDecl = nullptr;
+  const clang::FunctionDecl *Function = nullptr;
+  std::unordered_set<clang::SourceLocation::UIntTy> SeenStmtBegins;
+};
+
+} // namespace
+
+ASTFacts collectFacts(clang::ASTContext &Context) {
+  ASTFacts Facts;
+  FactsVisitor Visitor(Context, Facts);
+  Visitor.TraverseDecl(Context.getTranslationUnitDecl());
+  return Facts;
+}
+
+} // namespace gpuss

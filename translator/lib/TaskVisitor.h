@@ -1,0 +1,51 @@
+//===- TaskVisitor.h - Collect what the translator needs from the AST ------===//
+//
+// One RecursiveASTVisitor pass over the translation unit that records the
+// facts the analysis works from: the declarations and statements a pragma may
+// stand before, every call and kernel launch of the main file with the
+// function and namespace-scope declaration around it, local variables (for
+// name lookup at call sites and `wait on`) and the names visible at file scope.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GPUSS_TRANSLATOR_TASKVISITOR_H
+#define GPUSS_TRANSLATOR_TASKVISITOR_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+struct CallSite {
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Enclosing = nullptr; ///< the function definition the call is in
+  const clang::Decl *TopDecl = nullptr;           ///< innermost namespace-scope declaration around it
+};
+
+struct ASTFacts {
+  /// Namespace- and class-scope declarations of every file, and statements in
+  /// the function bodies of the main file (outermost per start location).
+  std::vector<const clang::Decl *> Decls;
+  std::vector<const clang::Stmt *> Stmts;
+  /// For each recorded statement, the function it is in.
+  std::map<const clang::Stmt *, const clang::FunctionDecl *> StmtFunction;
+  std::vector<CallSite> Calls;                          ///< calls of the main file (CUDA launches excluded)
+  std::vector<CallSite> KernelLaunches;                 ///< `k<<<...>>>(...)` of the main file
+  std::vector<const clang::FunctionDecl *> Definitions; ///< function definitions of the main file
+  std::map<const clang::FunctionDecl *, std::vector<const clang::VarDecl *>> Locals;
+  std::map<const clang::FunctionDecl *, const clang::Decl *> DefinitionTopDecl;
+  std::set<std::string> FileScopeNames;
+  std::map<std::string, const clang::VarDecl *> FileScopeVars;
+};
+
+/// Walks the whole translation unit once.
+ASTFacts collectFacts(clang::ASTContext &Context);
+
+} // namespace gpuss
+
+#endif // GPUSS_TRANSLATOR_TASKVISITOR_H

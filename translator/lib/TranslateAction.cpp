@@ -1,0 +1,98 @@
+//===- TranslateAction.cpp - The frontend action of gpuss-translate --------===//
+#include "TranslateAction.h"
+
+#include "CodeGen.h"
+#include "PragmaCapture.h"
+#include "TaskAnalysis.h"
+#include "TaskVisitor.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+namespace gpuss {
+namespace {
+
+class TranslateConsumer : public clang::ASTConsumer {
+public:
+  TranslateConsumer(const std::vector<RawDirective> &Directives, TranslationResult &Result)
+      : Directives(Directives), Result(Result) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Context) override {
+    clang::SourceManager &SM = Context.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Result.Dependencies.push_back(It->first.getName().str());
+    if (Context.getDiagnostics().hasErrorOccurred()) return;
+    ASTFacts Facts = collectFacts(Context);
+    EditPlan Plan;
+    if (!analyzeAndPlan(Context, Directives, Facts, Plan)) return;
+    clang::FileID Main = SM.getMainFileID();
+    if (Plan.Insertions.empty() && Plan.Replacements.empty() && !Plan.UsesRuntime) {
+      Result.Output = SM.getBufferData(Main).str();
+      Result.Changed = false;
+      return;
+    }
+    clang::Rewriter Rewrite(SM, Context.getLangOpts());
+    for (const EditPlan::Replacement &R : Plan.Replacements)
+      Rewrite.ReplaceText(R.Range, R.Text);
+    for (const EditPlan::Insertion &I : Plan.Insertions)
+      Rewrite.InsertText(I.Loc, I.Text, /*InsertAfter=*/true, /*indentNewLines=*/false);
+    std::string File = SM.getFileEntryRefForID(Main)->getName().str();
+    clang::PresumedLoc Start = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
+    if (Start.isValid()) File = Start.getFilename();
+    Rewrite.InsertText(SM.getLocForStartOfFile(Main), genPrologue(File), /*InsertAfter=*/false);
+    const clang::RewriteBuffer *Buffer = Rewrite.getRewriteBufferFor(Main);
+    Result.Output = Buffer ? std::string(Buffer->begin(), Buffer->end()) : SM.getBufferData(Main).str();
+    Result.Changed = true;
+  }
+
+private:
+  const std::vector<RawDirective> &Directives;
+  TranslationResult &Result;
+};
+
+class TranslateAction : public clang::ASTFrontendAction {
+public:
+  explicit TranslateAction(TranslationResult &Result) : Result(Result) {}
+
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    Handler = std::make_unique<CssPragmaHandler>(Directives);
+    CI.getPreprocessor().AddPragmaHandler(Handler.get());
+    return true;
+  }
+
+  void EndSourceFileAction() override {
+    getCompilerInstance().getPreprocessor().RemovePragmaHandler(Handler.get());
+  }
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<TranslateConsumer>(Directives, Result);
+  }
+
+private:
+  TranslationResult &Result;
+  std::vector<RawDirective> Directives;
+  std::unique_ptr<CssPragmaHandler> Handler;
+};
+
+class TranslateActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  explicit TranslateActionFactory(TranslationResult &Result) : Result(Result) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<TranslateAction>(Result);
+  }
+
+private:
+  TranslationResult &Result;
+};
+
+} // namespace
+
+std::unique_ptr<clang::tooling::FrontendActionFactory> newTranslateActionFactory(TranslationResult &Result) {
+  return std::make_unique<TranslateActionFactory>(Result);
+}
+
+} // namespace gpuss
