@@ -7,9 +7,9 @@
 //   request queue    master -> helper       flushes for barrier and wait on
 //   inboxes          helper -> workers      staged tasks and transfer commands
 //
-// They are plain mutex-protected queues: each operation is a few hundred
-// nanoseconds at most, far below the cost of a task, and the mutex gives
-// the happens-before edges the data handed over needs.
+// They are plain queues behind a SpinLock: each operation is a few dozen
+// instructions, and the lock gives the happens-before edges the data handed
+// over needs.
 #pragma once
 
 #include <atomic>
@@ -29,6 +29,29 @@ inline void cpu_relax() {
   asm volatile("yield");
 #endif
 }
+
+// A lock for critical sections of a few dozen instructions, where a
+// sleeping mutex costs more in futex calls than it saves: test and
+// test-and-set, yielding the core if the holder seems to be descheduled.
+class SpinLock {
+public:
+  void lock() {
+    for (unsigned spins = 0;; ++spins) {
+      // acquire: the critical section sees what the previous holder wrote.
+      if (!locked_.exchange(true, std::memory_order_acquire)) return;
+      while (locked_.load(std::memory_order_relaxed)) {
+        if (++spins % 128 == 0) std::this_thread::yield();
+        else cpu_relax();
+      }
+    }
+  }
+  bool try_lock() { return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire); }
+  // release: publishes the critical section to the next holder.
+  void unlock() { locked_.store(false, std::memory_order_release); }
+
+private:
+  std::atomic<bool> locked_{false};
+};
 
 // A doorbell: consumers take a ticket (prepare), check their queues, and
 // sleep only if the ticket is unchanged (wait); producers ring (notify).
@@ -86,7 +109,7 @@ public:
   }
 
 private:
-  mutable std::mutex mutex_;
+  mutable SpinLock mutex_;
   std::vector<T> items_;
 };
 
@@ -121,7 +144,7 @@ public:
   void wait(std::uint32_t ticket, unsigned spin_rounds) const { signal_.wait(ticket, spin_rounds); }
 
 private:
-  std::mutex mutex_;
+  SpinLock mutex_;
   std::deque<T> items_;
   WakeSignal signal_;
 };

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "DataObject.hpp"
+#include "Queues.hpp"
 #include "Region.hpp"
 #include "gpuss.h"
 
@@ -57,7 +58,7 @@ struct Task {
   // Graph state. `pending` counts unfinished predecessors plus one guard
   // reference the submitter drops once every edge is in place.
   std::atomic<std::uint32_t> pending{1};
-  std::mutex edges_mutex;
+  SpinLock edges_mutex;
   std::vector<TaskRef> successors; // guarded by edges_mutex
   bool finished = false;           // guarded by edges_mutex
   // Set (release) once the helper has fully processed the completion, so a
