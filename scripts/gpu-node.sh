@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# scripts/gpu-node.sh [checks|tests|bench|all] [bench options...]: build and run
+# GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries.
+#
+# Translate where Clang is first:
+#   cmake --build build --target gpuss-pretranslated && rm -rf .pretranslated && cp -r build/pretranslated .pretranslated
+# and bring .pretranslated/ (and, where GoogleTest is not installed, a copy of
+# /usr/src/googletest in .device/googletest) to the node. Results go to
+# $OUT (or ./gpu-node-out): everything in results.tgz, plus the benchmark's
+# CSV and plots beside it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+what="${1:-all}"
+shift || true
+final="${OUT:-$root/gpu-node-out}"
+out="$(mktemp -d)"
+mkdir -p "$final"
+pack() { tar czf "$final/results-$what.tgz" -C "$out" . ; cp "$out"/bench/results.csv "$out"/bench/*.png "$final/" 2>/dev/null || true; }
+trap pack EXIT
+build="${GPUSS_NODE_BUILD:-/tmp/gpuss-node-build}"
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+
+gtest=()
+[[ -d "$root/.device/googletest" ]] && gtest=(-DGPUSS_GTEST_SOURCE_DIR="$root/.device/googletest")
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSS_WITH_TRANSLATOR=OFF \
+  -DGPUSS_PRETRANSLATED_DIR="$root/.pretranslated" -DGPUSS_NVCC_FLAGS=-arch=sm_90 "${gtest[@]}" >"$out/cmake.log" 2>&1 ||
+  { tail -40 "$out/cmake.log"; exit 1; }
+cmake --build "$build" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+nvidia-smi -L | tee "$out/gpus.txt"
+gpus=$(grep -c '^GPU' "$out/gpus.txt")
+
+if [[ $what == checks || $what == all ]]; then
+  echo "== correctness: the Cholesky example under each policy and GPU count"
+  for g in $(seq 1 "$gpus"); do
+    for policy in nocache wt wb; do
+      CSS_NUM_GPUS=$g CSS_CACHE_POLICY=$policy CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p d --check 2>&1 |
+        tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
+    done
+    # Data larger than the cache: 16384^2 doubles (1 GiB lower triangle) through 256 MiB caches.
+    CSS_NUM_GPUS=$g CSS_GPU_MEMORY=256M CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p d --check 2>&1 |
+      tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
+  done
+  CSS_STATS=1 "$build/bin/cholesky" -n 8192 -t 1024 -p s --check 2>&1 | tee -a "$out/checks.log" | grep -E "^cholesky"
+  CSS_TRACE="$out/trace-wb.json" "$build/bin/cholesky" -n 16384 -t 1024 -p d --gpu-potrf | grep -E "^cholesky"
+fi
+if [[ $what == tests || $what == all ]]; then
+  echo "== GPU tests"
+  (cd "$build" && ctest -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log" | tail -8)
+  "$build/bin/host_pinning" 8 256 | tee -a "$out/host_pinning.log"
+  for cpus in 1 2 4; do "$build/bin/task_overhead" --cpus $cpus | tee -a "$out/task_overhead.log"; done
+fi
+if [[ $what == bench || $what == all ]]; then
+  echo "== benchmark"
+  "$root/bench/cholesky/run.sh" "$build" "$out/bench" "$@" 2>&1 | tail -40
+  python3 "$root/bench/cholesky/plot.py" "$out/bench/results.csv" 2>&1 | tail -3 || true
+fi
