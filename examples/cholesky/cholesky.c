@@ -288,6 +288,9 @@ int main(int argc, char **argv) {
   /* Bring the runtime (and the GPUs) up now, so their start-up is not timed. */
   css_start();
 #endif
+#ifdef GPUSS_CHOLESKY_CUDA
+  if (gpu_potrf) chol_gpu_prepare();
+#endif
 
   /* Initialise the matrix (in parallel, as host tasks). */
   for (int j = 0; j < NT; j++)

@@ -105,6 +105,10 @@ void chol_dpotrf_gpu(double *A);
 
 /* Not a task: the number of CUDA devices present (0 if none or on error). */
 int chol_cuda_device_count(void);
+
+/* Not a task: make the cusolverDn handle and workspace of every GPU, so that
+ * --gpu-potrf does not time their creation. */
+void chol_gpu_prepare(void);
 #endif
 
 #ifdef __cplusplus

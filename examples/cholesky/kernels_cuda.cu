@@ -86,14 +86,13 @@ extern "C" void chol_dgemm(double *A, double *B, double *C) {
 namespace {
 
 // What cusolverDn potrf needs besides the block: a handle, a workspace and a
-// device word for `info`. Each GPU worker thread drives one device, so one
-// set per thread is one set per device; it is made by the first potrf the
-// thread runs (the only place here that allocates, and so may synchronise).
+// device word for `info`, one set per GPU. chol_gpu_prepare() makes them
+// before the factorisation is timed (cusolverDnCreate alone takes tens of
+// milliseconds); the runtime runs one worker per GPU, so a device's set is
+// only ever used by one thread.
 //
-// It is never freed: the thread exits when the runtime shuts down, possibly
-// after the CUDA context is gone, and the process ends right after.
+// They are never freed: the process ends right after the runtime does.
 struct PotrfWorkspace {
-  int device = -1;
   int ts = 0;
   cusolverDnHandle_t handle = nullptr;
   void *work = nullptr; // large enough for both precisions
@@ -102,26 +101,25 @@ struct PotrfWorkspace {
                         // finds a failed factorisation without a blocking copy
 };
 
-thread_local PotrfWorkspace workspace;
+constexpr int max_devices = 64;
+PotrfWorkspace workspaces[max_devices];
+
+void prepare_workspace(PotrfWorkspace &ws) {
+  CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws.handle));
+  int lwork_s = 0, lwork_d = 0;
+  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
+  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
+  ws.work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
+  CHOL_CUDA_CHECK(cudaMalloc(&ws.work, ws.work_bytes));
+  CHOL_CUDA_CHECK(cudaMalloc(&ws.info, sizeof(int)));
+  ws.ts = TS;
+}
 
 PotrfWorkspace &potrf_workspace() {
   int device = 0;
   CHOL_CUDA_CHECK(cudaGetDevice(&device));
-  PotrfWorkspace &ws = workspace;
-  if (ws.device != device || ws.ts != TS) {
-    // First use on this thread (a handle belongs to the device current at its
-    // creation). A thread that changed device or TS would drop, not free, its
-    // old set: that device may no longer be current. No runtime does that today.
-    CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws.handle));
-    int lwork_s = 0, lwork_d = 0;
-    CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
-    CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
-    ws.work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
-    CHOL_CUDA_CHECK(cudaMalloc(&ws.work, ws.work_bytes));
-    CHOL_CUDA_CHECK(cudaMalloc(&ws.info, sizeof(int)));
-    ws.device = device;
-    ws.ts = TS;
-  }
+  PotrfWorkspace &ws = workspaces[device];
+  if (ws.ts != TS) prepare_workspace(ws); // not prepared ahead: made on first use
   // The worker's stream is fixed, but setting it is cheap and keeps this
   // correct should the runtime ever hand a thread another stream.
   CHOL_CUSOLVER_CHECK(cusolverDnSetStream(ws.handle, css_cuda_stream()));
@@ -140,6 +138,16 @@ extern "C" void chol_dpotrf_gpu(double *A) {
   PotrfWorkspace &ws = potrf_workspace();
   CHOL_CUSOLVER_CHECK(cusolverDnDpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<double *>(ws.work),
                                        ws.work_bytes / (int)sizeof(double), ws.info));
+}
+
+extern "C" void chol_gpu_prepare(void) {
+  int count = chol_cuda_device_count(), current = 0;
+  CHOL_CUDA_CHECK(cudaGetDevice(&current));
+  for (int device = 0; device < count && device < max_devices; ++device) {
+    CHOL_CUDA_CHECK(cudaSetDevice(device));
+    prepare_workspace(workspaces[device]);
+  }
+  CHOL_CUDA_CHECK(cudaSetDevice(current));
 }
 
 extern "C" int chol_cuda_device_count(void) {

@@ -24,6 +24,11 @@ public:
   unsigned count() const { return static_cast<unsigned>(threads_.size()); }
   // Helper thread.
   void submit(HostJob job) { inbox_.push(std::move(job)); }
+  // Helper thread. A normal-priority job still waiting in the inbox, taken
+  // back to make room for a high-priority one.
+  bool take_back_normal(HostJob &job) {
+    return inbox_.take_back(job, [](const HostJob &waiting) { return !waiting.task->high_priority; });
+  }
 
 private:
   void run(unsigned index);

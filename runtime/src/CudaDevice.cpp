@@ -205,15 +205,23 @@ public:
   }
 
   std::byte *pool_base() const override { return pool_; }
+  void prepare_host_memory(const void *address, std::size_t bytes) override {
+    // cudaHostRegister only locks host pages (portable to every context), so
+    // it is safe off the worker thread.
+    if (pin_) registrations_->ensure(address, bytes);
+  }
   void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
 
 private:
+  // A command on its way through the streams. The events time each phase
+  // on the device; `done` ends the last one, and its completion is what the
+  // worker polls for.
   struct InFlight {
     DeviceCommand command;
-    CudaEvent done;
-    CudaEvent task_start{true};
-    CudaEvent task_end{true};
-    double issued = 0;
+    CudaEvent copies_start{true}, copies_end{true}; // fetches, or a write-back
+    CudaEvent task_start{true}, task_end{true};
+    CudaEvent after_start{true}; // write-backs after the task
+    CudaEvent done{true};
   };
 
   void copy(const Transfer &transfer, cudaStream_t stream) {
@@ -268,20 +276,21 @@ private:
 
   void issue(DeviceCommand command) {
     auto flight = std::make_unique<InFlight>();
-    flight->issued = context_.now();
     if (!command.task) {
       // Transfer-only: write-backs of this device's replicas to the host.
+      flight->copies_start.record(out_->get());
       for (const Transfer &transfer : command.before)
         copy(transfer, out_->get());
+      flight->copies_end.record(out_->get());
       flight->done.record(out_->get());
     } else {
+      flight->copies_start.record(in_->get());
       for (const Transfer &transfer : command.before)
         copy(transfer, in_->get());
       // The in stream is in order: this event also covers earlier commands'
       // fetches, which later tasks on this device may read.
-      CudaEvent fetched;
-      fetched.record(in_->get());
-      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute_->get(), fetched.get(), 0));
+      flight->copies_end.record(in_->get());
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute_->get(), flight->copies_end.get(), 0));
       flight->task_start.record(compute_->get());
       run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute_->get(),
                     cublas_->get());
@@ -295,6 +304,7 @@ private:
         flight->done.record(compute_->get());
       } else {
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
+        flight->after_start.record(out_->get());
         for (const Transfer &transfer : command.after)
           copy(transfer, out_->get());
         flight->done.record(out_->get());
@@ -306,24 +316,34 @@ private:
 
   void complete(InFlight &flight) {
     DeviceCommand &command = flight.command;
+    // Device times on the host clock: `done` has just been seen complete.
     double now = context_.now();
-    if (command.task) {
+    auto at = [&](const CudaEvent &event) {
       float milliseconds = 0;
-      CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, flight.task_start.get(), flight.task_end.get()));
+      CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, event.get(), flight.done.get()));
+      return now - milliseconds * 1e-3;
+    };
+    auto bytes = [](const std::vector<Transfer> &transfers) {
+      std::uint64_t total = 0;
+      for (const Transfer &t : transfers)
+        total += t.shape().payload_bytes();
+      return total;
+    };
+    bool tracing = context_.trace->enabled();
+    if (tracing && !command.before.empty())
+      context_.trace->record(name_ + (command.task ? " in" : " out"), command.task ? "fetch" : "write-back",
+                             at(flight.copies_start), at(flight.copies_end), bytes(command.before));
+    if (command.task) {
       Task &task = *command.task;
-      task.end_time = now;
-      task.start_time = now - milliseconds * 1e-3;
-      Stats::add(context_.stats->device_busy_ns[index()], static_cast<std::uint64_t>(milliseconds * 1e6));
+      task.start_time = at(flight.task_start);
+      task.end_time = at(flight.task_end);
+      Stats::add(context_.stats->device_busy_ns[index()],
+                 static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
       Stats::add(context_.stats->device_tasks[index()], 1);
-      if (context_.trace->enabled())
-        context_.trace->record(name_, task.label, task.start_time, task.end_time);
-    }
-    if (context_.trace->enabled()) {
-      for (const Transfer &t : command.before)
-        context_.trace->record(name_ + (command.task ? " in" : " out"), "copy", flight.issued, now,
-                               t.shape().payload_bytes());
-      for (const Transfer &t : command.after)
-        context_.trace->record(name_ + " out", "copy", flight.issued, now, t.shape().payload_bytes());
+      if (tracing) context_.trace->record(name_, task.label, task.start_time, task.end_time);
+      if (tracing && !command.after.empty())
+        context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
+                               bytes(command.after));
     }
     Completion done{command.task, space(), std::move(command.before)};
     done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),

@@ -91,6 +91,11 @@ public:
   // Helper thread: hand a command to the worker.
   virtual void submit(DeviceCommand command) = 0;
 
+  // Master thread: user memory that tasks of this device will read or
+  // write. GPUs page-lock it now, while the master is ahead of the workers,
+  // so that the copies later run at pinned speed without waiting for it.
+  virtual void prepare_host_memory(const void *, std::size_t) {}
+
   // Helper thread: a block was just allocated or freed. Simulated devices
   // fill it with a poison pattern so that a stale read shows up in tests.
   virtual void poison(const DeviceBlock &) {}

@@ -31,7 +31,7 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
                      std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats)
     : policy_(policy), devices_(std::move(devices)), caches_(std::move(caches)), objects_(objects),
-      stats_(stats) {}
+      stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
 
 std::size_t Directory::device_capacity(int space) const {
   return space == 0 ? SIZE_MAX : cache(space).capacity();
@@ -70,7 +70,23 @@ void Directory::write_back(DataObject &object) {
   host.valid = true;
   host.filling = true;
   object.dirty_space = 0;
+  ++write_backs_in_flight_[from];
   issue(std::move(transfer), from);
+}
+
+void Directory::clean_while_idle(int space) {
+  // Write-back keeps results on the device until someone needs them, so a
+  // barrier would otherwise find every result there and copy them all while
+  // the GPUs wait. The device-to-host engine is idle meanwhile: use it for
+  // the least recently used dirty copies, which in blocked codes are the
+  // finished ones. They stay valid on the device, now clean.
+  if (policy_ != CachePolicy::WriteBack || space == 0) return;
+  constexpr unsigned in_flight_target = 2, looked_at = 64;
+  if (write_backs_in_flight_[space] >= in_flight_target) return;
+  cache(space).for_each_least_recent(looked_at, [&](DataObject &object) {
+    if (object.dirty_space == space && !object.replicas[space].pinned()) write_back(object);
+    return write_backs_in_flight_[space] < in_flight_target;
+  });
 }
 
 void Directory::drop_replica(DataObject &object, int space) {
@@ -311,6 +327,8 @@ void Directory::forget_device_copies(const std::vector<DataObjectRef> &objects) 
 void Directory::on_transfer_complete(const Transfer &transfer) {
   DataObject &object = *transfer.object;
   --transfers_in_flight_;
+  if (transfer.to_space == 0 && transfer.from_space != 0 && write_backs_in_flight_[transfer.from_space] > 0)
+    --write_backs_in_flight_[transfer.from_space];
   Replica &destination = object.replicas[transfer.to_space];
   destination.filling = false;
   destination.valid = true;

@@ -62,6 +62,9 @@ public:
   // After a task ran in `space`: unpin, and make its writes the only
   // current copies. Its transfers are reported separately, after this.
   void on_task_complete(Task &task, int space);
+  // wb: start write-backs of idle dirty copies on `space` while its
+  // device-to-host engine has nothing to do.
+  void clean_while_idle(int space);
   // nocache: free the device copies a finished task used.
   void release_after_task(Task &task, int space);
   void on_transfer_complete(const Transfer &transfer);
@@ -102,6 +105,7 @@ private:
   // regions coherent with each other.
   IntervalIndex<DataObject *> aliases_;
   std::size_t transfers_in_flight_ = 0;
+  std::vector<unsigned> write_backs_in_flight_; // per space: copies to the host it executes
 };
 
 } // namespace gpuss

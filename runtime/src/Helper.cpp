@@ -83,6 +83,7 @@ void Helper::on_completion(Completion &completion) {
   Task &task = *completion.task;
   int space = completion.space;
   directory_.release_after_task(task, space);
+  directory_.clean_while_idle(space);
   if (space == 0)
     ++host_slots_;
   else {
@@ -131,14 +132,24 @@ void Helper::learn_duration(const Task &task, int space) {
 }
 
 Helper::Placement Helper::place(const TaskRef &task) {
+  if (task->high_priority && eligible(*task, 0) && !has_room(0)) {
+    // A normal task waiting behind a running one yields its place; it goes
+    // back to the front of its ready list (re-planning it is harmless).
+    HostJob waiting;
+    if (cpus_->take_back_normal(waiting)) {
+      ++host_slots_;
+      ready_[1][0].push_front(std::move(waiting.task));
+      ++ready_count_;
+    }
+  }
   if (devices_.empty()) {
     // Host memory is the only memory: nothing to plan or choose.
     if (!has_room(0)) return Placement::NoRoom;
     std::vector<void *> addresses;
     addresses.reserve(task->accesses.size());
     for (const BoundAccess &access : task->accesses)
-      addresses.push_back(access.object ? access.object->host + (access.region.base - access.object->shape.base)
-                                        : nullptr);
+      addresses.push_back(
+          access.object ? access.object->host + (access.region.base - access.object->shape.base) : nullptr);
     task->space = 0;
     --host_slots_;
     cpus_->submit(HostJob{task, std::move(addresses)});

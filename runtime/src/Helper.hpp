@@ -71,9 +71,9 @@ private:
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;
-  unsigned host_slots_ = 0; // free places in the host inbox: one running and one waiting per worker
-  std::vector<unsigned> staged_;                            // per space: tasks staged on an accelerator
-  std::vector<double> queued_seconds_;                      // per space: estimated work staged there
+  unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
+  std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
+  std::vector<double> queued_seconds_; // per space: estimated work staged there
   // (label, kind of space) -> seconds, smoothed. Labels are the translator's
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;

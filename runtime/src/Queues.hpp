@@ -40,12 +40,16 @@ public:
       // acquire: the critical section sees what the previous holder wrote.
       if (!locked_.exchange(true, std::memory_order_acquire)) return;
       while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins % 128 == 0) std::this_thread::yield();
-        else cpu_relax();
+        if (++spins % 128 == 0)
+          std::this_thread::yield();
+        else
+          cpu_relax();
       }
     }
   }
-  bool try_lock() { return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire); }
+  bool try_lock() {
+    return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire);
+  }
   // release: publishes the critical section to the next holder.
   void unlock() { locked_.store(false, std::memory_order_release); }
 
@@ -129,6 +133,18 @@ public:
     out = std::move(items_.front());
     items_.pop_front();
     return true;
+  }
+  // The producer takes back the most recent item that satisfies `pred` and
+  // that no consumer has taken yet.
+  template <typename Pred> bool take_back(T &out, Pred pred) {
+    std::lock_guard lock(mutex_);
+    for (auto it = items_.rbegin(); it != items_.rend(); ++it)
+      if (pred(*it)) {
+        out = std::move(*it);
+        items_.erase(std::next(it).base());
+        return true;
+      }
+    return false;
   }
   // Blocks until an item arrives or `stop` becomes true. False when stopped.
   bool pop(T &out, const std::atomic<bool> &stop, unsigned spin_rounds) {

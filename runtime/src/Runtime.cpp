@@ -59,6 +59,7 @@ private:
   std::unique_ptr<Helper> helper_;
   bool finished_ = false;
   double wall_seconds_ = 0;
+  Device *pinning_device_ = nullptr; // the first GPU, which page-locks user memory for all
 };
 
 namespace {
@@ -96,6 +97,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes));
     device_pointers.push_back(device.get());
   }
+  for (auto &device : devices_)
+    if (device->kind() == DeviceKind::Cuda && !pinning_device_) pinning_device_ = device.get();
   directory_ =
       std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_, *stats_);
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context);
@@ -183,6 +186,10 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
   std::vector<TaskRef> created;
   tracker_.add_task(task, created);
+  if (pinning_device_)
+    for (const BoundAccess &access : task->accesses)
+      if (access.object && !access.object->renamed)
+        pinning_device_->prepare_host_memory(access.object->host, access.object->shape.span());
   submit_internal(created);
   enqueue(task);
 }

@@ -62,6 +62,13 @@ public:
       if (!fn(*victim)) return;
   }
 
+  // Calls fn(DataObject&) on at most `limit` objects, least recently used
+  // first, until fn returns false. fn must not evict.
+  template <typename Fn> void for_each_least_recent(unsigned limit, Fn fn) {
+    for (auto it = lru_.rbegin(); it != lru_.rend() && limit-- > 0; ++it)
+      if (!fn(**it)) return;
+  }
+
 private:
   int space_;
   MemoryPool pool_;
