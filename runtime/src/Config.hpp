@@ -21,12 +21,13 @@ struct Config {
   std::string scheduler = "locality";                // CSS_SCHEDULER: locality | eager | round-robin
   std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
-  unsigned prefetch_depth = 2;                      // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
-  bool pin_host_memory = true; // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
-  unsigned spin_rounds = 4000; // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
-  bool stats = false;          // CSS_STATS=1: one css-stats: line at finish
-  std::string dag_file;        // CSS_DAG=file.dot
-  std::string trace_file;      // CSS_TRACE=file.json
+  bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background
+  unsigned prefetch_depth = 2;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
+  unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
+  bool stats = false;            // CSS_STATS=1: one css-stats: line at finish
+  std::string dag_file;          // CSS_DAG=file.dot
+  std::string trace_file;        // CSS_TRACE=file.json
 
   // The defaults above, overridden by whatever CSS_* variables are set.
   // Malformed values are a fatal error naming the variable.

@@ -23,13 +23,15 @@ bool DependencyTracker::unfinished(const TaskRef &task) {
   return !task->finished;
 }
 
-void DependencyTracker::prune(std::vector<TaskRef> &tasks) {
+void DependencyTracker::prune(std::vector<TaskRef> &tasks) const {
+  if (graph_.recording()) return;
   std::erase_if(tasks, [](const TaskRef &t) { return !unfinished(t); });
 }
 
 void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
   if (!predecessor) return;
-  if (!graph_.add_edge(*predecessor, task) && predecessor->completed.load(std::memory_order_relaxed))
+  if (!graph_.add_edge(*predecessor, task) && predecessor->completed.load(std::memory_order_relaxed) &&
+      !graph_.recording())
     predecessor.reset(); // finished long ago: forget it
 }
 
@@ -96,7 +98,8 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
     // Renaming: an output-only access that would otherwise wait.
     if (allow_renaming_ && access.writes && !access.reads && alone) {
       prune(entry.readers);
-      bool would_wait = unfinished(entry.last_writer) || !entry.readers.empty();
+      bool would_wait = unfinished(entry.last_writer) ||
+                        std::any_of(entry.readers.begin(), entry.readers.end(), unfinished);
       if (would_wait) {
         if (DataObjectRef renamed = objects_.make_renamed(region)) {
           if (!entry.renamed()) {

@@ -65,7 +65,7 @@ private:
   TaskRef make_copy_back(Entry &entry);
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);
-  static void prune(std::vector<TaskRef> &tasks);
+  void prune(std::vector<TaskRef> &tasks) const;
 
   TaskGraph &graph_;
   ObjectStore &objects_;

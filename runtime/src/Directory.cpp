@@ -61,7 +61,14 @@ void Directory::write_back(DataObject &object) {
     fatal("directory: object " + std::to_string(object.id) + " is dirty in space " + std::to_string(from) +
           " without a block there");
   Transfer transfer;
-  transfer.object = object.shared_from_this(); // alive until the copy ends
+  transfer.object = object.weak_from_this().lock(); // alive until the copy ends
+  if (!transfer.object) {
+    // Its last reference went a moment ago (the master replaced a renamed
+    // version) and it waits in the retire queue: the value is dead, and
+    // retiring frees the replica.
+    object.dirty_space = 0;
+    return;
+  }
   transfer.from_space = from;
   transfer.to_space = 0;
   transfer.source = source.block.address;

@@ -83,7 +83,7 @@ void Helper::on_completion(Completion &completion) {
   Task &task = *completion.task;
   int space = completion.space;
   directory_.release_after_task(task, space);
-  directory_.clean_while_idle(space);
+  if (config_.clean_while_idle) directory_.clean_while_idle(space);
   if (space == 0)
     ++host_slots_;
   else {

@@ -94,6 +94,10 @@ public:
     return task.pending.fetch_sub(1, std::memory_order_acq_rel) == 1;
   }
 
+  // Whether the graph is being recorded (CSS_DAG): finished tasks must then
+  // stay known to the tracker so that their edges appear.
+  bool recording() const { return record_dag_; }
+
   // Writes the executed graph in Graphviz format.
   void note_task(const Task &task);
   bool write_dot(const std::string &path) const;

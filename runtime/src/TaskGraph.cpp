@@ -6,18 +6,18 @@ namespace gpuss {
 
 bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {
   if (&predecessor == successor.get()) return false;
-  {
-    std::lock_guard lock(predecessor.edges_mutex);
-    if (predecessor.finished) return false;
-    // relaxed: the successor cannot become ready before its guard reference
-    // is dropped (acq_rel in release_guard), which happens after this.
-    successor->pending.fetch_add(1, std::memory_order_relaxed);
-    predecessor.successors.push_back(successor);
-  }
   if (record_dag_) {
+    // The graph shows every dependency, also on tasks that finished before
+    // their successor was submitted (no runtime edge is needed for those).
     std::lock_guard lock(dag_mutex_);
     dag_edges_.emplace_back(predecessor.id, successor->id);
   }
+  std::lock_guard lock(predecessor.edges_mutex);
+  if (predecessor.finished) return false;
+  // relaxed: the successor cannot become ready before its guard reference
+  // is dropped (acq_rel in release_guard), which happens after this.
+  successor->pending.fetch_add(1, std::memory_order_relaxed);
+  predecessor.successors.push_back(successor);
   return true;
 }
 
