@@ -297,8 +297,9 @@ private:
       // A failed launch inside the body would otherwise surface later, at
       // some unrelated call: report it against the task that made it.
       if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
-        fatal("task '" + std::string(command.task->label) + "' at " + command.task->where() + " failed on " +
-              name_ + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+        fatal_for_task(command.task->label, command.task->file, command.task->line,
+                       "failed on " + name_ + ": " + cudaGetErrorName(status) + " (" +
+                           cudaGetErrorString(status) + ")");
       flight->task_end.record(compute_->get());
       if (command.after.empty()) {
         flight->done.record(compute_->get());

@@ -217,10 +217,10 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   }
   if (blocked) return PlanOutcome::Blocked;
   if (total > cache(space).capacity())
-    fatal_for_task(nullptr, "task '" + std::string(task.label) + "' at " + task.where() + " needs " +
-                                std::to_string(total) + " bytes on " + device(space).name() +
-                                ", more than its cache holds (" + std::to_string(cache(space).capacity()) +
-                                " bytes; raise CSS_GPU_MEMORY or use smaller blocks)");
+    fatal_for_task(task.label, task.file, task.line,
+                   "needs " + std::to_string(total) + " bytes on " + device(space).name() +
+                       ", more than its cache holds (" + std::to_string(cache(space).capacity()) +
+                       " bytes; raise CSS_GPU_MEMORY or use smaller blocks)");
 
   // Pin what is already there so that making room cannot evict it.
   for (ObjectUse &use : uses)

@@ -11,13 +11,16 @@ void fatal(std::string_view message) {
   std::abort();
 }
 
-void fatal_for_task(const css_task_desc *desc, std::string_view message) {
-  if (desc == nullptr) fatal(message);
-  std::fprintf(stderr, "gpuss: error: %s:%d: task '%s': %.*s\n", desc->file ? desc->file : "<unknown>",
-               desc->line, desc->label ? desc->label : "<unnamed>", static_cast<int>(message.size()),
-               message.data());
+void fatal_for_task(const char *label, const char *file, int line, std::string_view message) {
+  std::fprintf(stderr, "gpuss: error: %s:%d: task '%s': %.*s\n", file ? file : "<unknown>", line,
+               label ? label : "<unnamed>", static_cast<int>(message.size()), message.data());
   std::fflush(stderr);
   std::abort();
+}
+
+void fatal_for_task(const css_task_desc *desc, std::string_view message) {
+  if (desc == nullptr) fatal(message);
+  fatal_for_task(desc->label, desc->file, desc->line, message);
 }
 
 } // namespace gpuss

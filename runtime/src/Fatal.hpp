@@ -12,5 +12,7 @@ namespace gpuss {
 
 [[noreturn]] void fatal(std::string_view message);
 [[noreturn]] void fatal_for_task(const css_task_desc *desc, std::string_view message);
+// The same, for a task already submitted: its label and call site.
+[[noreturn]] void fatal_for_task(const char *label, const char *file, int line, std::string_view message);
 
 } // namespace gpuss

@@ -26,7 +26,8 @@ ProcessRuntime &process_runtime() {
   return *instance;
 }
 
-void finish_at_exit() {
+// css_finish, and the exit handler that calls it for programs that do not.
+void finish_process_runtime() {
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
   if (process.runtime) {
@@ -41,7 +42,7 @@ gpuss::Runtime &started_runtime(ProcessRuntime &process, const css_task_desc *de
     gpuss::fatal_for_task(desc, "the runtime has already finished (css_finish or #pragma css finish)");
   if (!process.runtime) {
     process.runtime = std::make_unique<gpuss::Runtime>(gpuss::Config::from_environment());
-    std::atexit(finish_at_exit);
+    std::atexit(finish_process_runtime);
   }
   return *process.runtime;
 }
@@ -76,13 +77,7 @@ void css_wait_on(const css_region *regions, size_t count) {
 }
 
 void css_finish(void) {
-  ProcessRuntime &process = process_runtime();
-  std::lock_guard lock(process.mutex);
-  if (process.runtime) {
-    process.runtime->finish();
-    process.runtime.reset();
-  }
-  process.finished = true;
+  finish_process_runtime();
 }
 
 } // extern "C"

@@ -83,23 +83,11 @@ inline Config sim_config(unsigned num_cpus, unsigned sim_devices, CachePolicy po
   return config;
 }
 
-inline const char *policy_name(CachePolicy policy) {
-  switch (policy) {
-  case CachePolicy::NoCache:
-    return "nocache";
-  case CachePolicy::WriteThrough:
-    return "wt";
-  case CachePolicy::WriteBack:
-    return "wb";
-  }
-  return "?";
-}
-
 // "cpus2_sim3_wb_8K_locality": a name usable in a parameterized test's name.
 inline std::string config_name(const Config &config) {
   std::string name = "cpus" + std::to_string(config.num_cpus);
   if (config.sim_devices == 0) return name + "_host";
-  name += "_sim" + std::to_string(config.sim_devices) + "_" + policy_name(config.cache_policy) + "_";
+  name += "_sim" + std::to_string(config.sim_devices) + "_" + gpuss::to_string(config.cache_policy) + "_";
   for (char c : config.device_memory)
     name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   name += "_";

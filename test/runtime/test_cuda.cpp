@@ -94,7 +94,7 @@ TEST_P(Cuda, HostAndGpuTasksShareData) {
 INSTANTIATE_TEST_SUITE_P(Cuda, Cuda,
                          ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,
                                            CachePolicy::WriteBack),
-                         [](const auto &info) { return std::string(policy_name(info.param)); });
+                         [](const auto &info) { return std::string(gpuss::to_string(info.param)); });
 
 } // namespace
 } // namespace gpuss::test
