@@ -2,6 +2,8 @@
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
+#include <algorithm>
+
 namespace gpuss {
 
 void run_task_body(Task &task, const std::vector<void *> &addresses, int device_kind, int device_index,
@@ -16,7 +18,8 @@ void run_task_body(Task &task, const std::vector<void *> &addresses, int device_
   task.body(task.args_data(), &env);
 }
 
-CpuWorkers::CpuWorkers(unsigned count, WorkerContext context) : context_(context) {
+CpuWorkers::CpuWorkers(unsigned count, WorkerContext context, DirectRelease direct)
+    : context_(context), direct_(direct) {
   for (unsigned i = 0; i < count; ++i)
     threads_.emplace_back([this, i] { run(i); });
 }
@@ -30,19 +33,55 @@ void CpuWorkers::stop() {
   threads_.clear(); // jthread joins
 }
 
+void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &addresses) {
+  task.start_time = context_.now();
+  run_task_body(task, addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
+  task.end_time = context_.now();
+  Stats::add(context_.stats->cpu_busy_ns[index],
+             static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
+  if (context_.trace->enabled())
+    context_.trace->record("cpu" + std::to_string(index), task.label, task.start_time, task.end_time);
+}
+
+TaskRef CpuWorkers::release_directly(Task &task) {
+  std::vector<TaskRef> ready = direct_.graph->complete(task);
+  TaskRef next;
+  auto high = std::find_if(ready.begin(), ready.end(), [](const TaskRef &t) { return t->high_priority; });
+  if (high != ready.end())
+    next = std::move(*high);
+  else if (!ready.empty() && direct_.urgent_waiting->load(std::memory_order_relaxed) == 0)
+    next = std::move(ready.front());
+  bool others = false;
+  for (TaskRef &successor : ready)
+    if (successor) {
+      direct_.ready->push(std::move(successor));
+      others = true;
+    }
+  if (others) context_.helper_signal->notify();
+  return next;
+}
+
 void CpuWorkers::run(unsigned index) {
-  std::string track = "cpu" + std::to_string(index);
   HostJob job;
   while (inbox_.pop(job, *context_.stop, context_.spin_rounds)) {
-    Task &task = *job.task;
-    task.start_time = context_.now();
-    run_task_body(task, job.addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
-    task.end_time = context_.now();
-    Stats::add(context_.stats->cpu_busy_ns[index],
-               static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
-    if (context_.trace->enabled()) context_.trace->record(track, task.label, task.start_time, task.end_time);
-    context_.report(Completion{std::move(job.task), 0, {}});
+    TaskRef task = std::move(job.task);
+    execute(index, *task, job.addresses);
     job = HostJob{};
+    if (!direct_.graph) {
+      context_.report(Completion{std::move(task), 0, {}});
+      continue;
+    }
+    // The helper only frees the inbox place this task was given; the
+    // successors run here never took one.
+    bool from_inbox = true;
+    while (task) {
+      TaskRef next = release_directly(*task);
+      mark_completed(*task, *context_.stats, *direct_.live_tasks);
+      if (from_inbox) context_.report(Completion{std::move(task), 0, {}, true});
+      from_inbox = false;
+      task = std::move(next);
+      if (task) execute(index, *task, host_addresses(*task));
+    }
   }
 }
 

@@ -15,15 +15,34 @@ struct HostJob {
   std::vector<void *> addresses;
 };
 
+// Runs without accelerators, where the helper has no data to move: a host
+// worker releases its finished task's successors itself and runs one of
+// them at once (the immediate-successor rule of Nanos6 and Taskflow), so a
+// chain of tasks does not bounce through the helper. The others go to the
+// ready queue. A normal-priority successor runs at once only while the
+// helper holds no high-priority task.
+struct DirectRelease {
+  TaskGraph *graph = nullptr;
+  BatchQueue<TaskRef> *ready = nullptr;
+  std::atomic<std::uint64_t> *live_tasks = nullptr;
+  const std::atomic<unsigned> *urgent_waiting = nullptr;
+};
+
 class CpuWorkers {
 public:
-  CpuWorkers(unsigned count, WorkerContext context);
+  CpuWorkers(unsigned count, WorkerContext context, DirectRelease direct = {});
   ~CpuWorkers(); // stops and joins
   void stop();
 
   unsigned count() const { return static_cast<unsigned>(threads_.size()); }
   // Helper thread.
-  void submit(HostJob job) { inbox_.push(std::move(job)); }
+  // Helper thread. High-priority jobs go ahead of the normal ones waiting.
+  void submit(HostJob job) {
+    if (job.task->high_priority)
+      inbox_.push_ahead(std::move(job), [](const HostJob &waiting) { return !waiting.task->high_priority; });
+    else
+      inbox_.push(std::move(job));
+  }
   // Helper thread. A normal-priority job still waiting in the inbox, taken
   // back to make room for a high-priority one.
   bool take_back_normal(HostJob &job) {
@@ -32,8 +51,12 @@ public:
 
 private:
   void run(unsigned index);
+  void execute(unsigned index, Task &task, const std::vector<void *> &addresses);
+  // DirectRelease: completes `task` and returns the successor to run next, if any.
+  TaskRef release_directly(Task &task);
 
   WorkerContext context_;
+  DirectRelease direct_;
   Inbox<HostJob> inbox_;
   std::vector<std::jthread> threads_;
 };

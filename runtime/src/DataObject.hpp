@@ -12,6 +12,7 @@
 
 #include "Region.hpp"
 
+#include <array>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -43,6 +44,25 @@ struct Replica {
   bool pinned() const { return task_pins > 0 || readers_in_flight > 0 || filling || write_back_pending; }
 };
 
+// One Replica per memory space. Most runs have the host and at most a few
+// GPUs, so the first few live inline: an object costs one allocation fewer.
+class ReplicaArray {
+public:
+  static constexpr std::size_t inline_capacity = 3;
+  void resize(std::size_t count) {
+    count_ = count;
+    if (count > inline_capacity) heap_ = std::make_unique<Replica[]>(count);
+  }
+  std::size_t size() const { return count_; }
+  Replica &operator[](std::size_t space) { return heap_ ? heap_[space] : inline_[space]; }
+  const Replica &operator[](std::size_t space) const { return heap_ ? heap_[space] : inline_[space]; }
+
+private:
+  std::size_t count_ = 0;
+  std::array<Replica, inline_capacity> inline_{};
+  std::unique_ptr<Replica[]> heap_;
+};
+
 struct DataObject : std::enable_shared_from_this<DataObject> {
   std::uint64_t id = 0;
   Region shape;              // the user region this storage stands for
@@ -52,9 +72,9 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   std::size_t renamed_bytes = 0;
 
   // Directory state, helper thread only.
-  std::vector<Replica> replicas; // one per memory space; [0] is the host
-  int dirty_space = 0;           // the space whose replica the host lacks; 0 = host is up to date
-  bool in_alias_index = false;   // listed among originals with accelerator replicas
+  ReplicaArray replicas;       // one per memory space; [0] is the host
+  int dirty_space = 0;         // the space whose replica the host lacks; 0 = host is up to date
+  bool in_alias_index = false; // listed among originals with accelerator replicas
 
   std::size_t storage_bytes() const { return shape.span(); }
   // Address of the object's first byte in host storage.

@@ -108,6 +108,7 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
             for (TaskRef &reader : entry.readers)
               entry.home_users.push_back(reader);
           }
+          if (!entry.renamed()) renamed_entries_.push_back(&entry);
           entry.current = renamed;
           entry.last_writer = task;
           entry.readers.clear();
@@ -140,11 +141,11 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
 }
 
 void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &created,
-                                   std::vector<TaskRef> &last_writers, std::vector<DataObjectRef> &objects) {
+                                   std::vector<TaskRef> *last_writers, std::vector<DataObjectRef> *objects) {
   auto visit = [&](Entry &entry) {
     if (entry.renamed()) created.push_back(make_copy_back(entry));
-    if (unfinished(entry.last_writer)) last_writers.push_back(entry.last_writer);
-    objects.push_back(entry.original);
+    if (last_writers && unfinished(entry.last_writer)) last_writers->push_back(entry.last_writer);
+    if (objects) objects->push_back(entry.original);
   };
   if (region) {
     std::vector<Entry *> overlapping;
@@ -153,9 +154,15 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
         [&](std::unique_ptr<Entry> &e) { overlapping.push_back(e.get()); });
     for (Entry *entry : overlapping)
       visit(*entry);
+  } else if (!last_writers && !objects) {
+    // A barrier without accelerators only needs the renamed values home.
+    for (Entry *entry : renamed_entries_)
+      if (entry->renamed()) created.push_back(make_copy_back(*entry));
+    renamed_entries_.clear();
   } else {
     for (auto &[base, entry] : entries_.entries())
       visit(*entry);
+    renamed_entries_.clear();
   }
 }
 
@@ -168,6 +175,7 @@ void DependencyTracker::forget_tasks() {
 }
 
 void DependencyTracker::clear() {
+  renamed_entries_.clear();
   entries_.clear();
 }
 

@@ -40,8 +40,8 @@ public:
   // For wait on (region given) or barrier (null): copy-backs for renamed
   // regions (appended to `created`), and the tasks whose completion makes the
   // regions' values final, with the storage to flush to user memory.
-  void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> &last_writers,
-                  std::vector<DataObjectRef> &objects);
+  void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
+                  std::vector<DataObjectRef> *objects);
 
   // After a barrier: every tracked task has finished; drop the references.
   void forget_tasks();
@@ -72,6 +72,7 @@ private:
   Stats &stats_;
   const bool allow_renaming_;
   IntervalIndex<std::unique_ptr<Entry>> entries_;
+  std::vector<Entry *> renamed_entries_; // entries renamed since the last barrier (some may be home again)
   std::uint64_t next_task_id_ = 1;
 };
 

@@ -45,6 +45,7 @@ struct Completion {
   TaskRef task;  // null for transfer-only commands
   int space = 0; // where it ran
   std::vector<Transfer> transfers;
+  bool released = false; // the worker already released the task's successors (DirectRelease)
 };
 
 // Where a worker reports, and the runtime services it may use.

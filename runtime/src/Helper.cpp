@@ -6,13 +6,16 @@ namespace gpuss {
 
 Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
                std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-               std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop)
+               std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop,
+               std::atomic<unsigned> &urgent_waiting)
     : config_(config), queues_(queues), directory_(directory), graph_(graph), devices_(std::move(devices)),
-      cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop) {
-  // One task queued behind the running one lets a worker start its next
-  // task without waiting for the helper, yet keeps priority inversions to
-  // one task per worker.
-  host_slots_ = cpus_ ? 2 * cpus_->count() : 0;
+      cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop),
+      urgent_waiting_(urgent_waiting) {
+  // Tasks queued behind the running ones let a worker start its next task
+  // without waiting for the helper, and let the helper hand over several
+  // per wake-up. Priorities still hold: a high-priority task goes ahead of
+  // the normal ones queued there, taking back the place of one of them.
+  host_slots_ = cpus_ ? host_places_per_worker * cpus_->count() : 0;
   staged_.assign(devices_.size() + 1, 0);
   queued_seconds_.assign(devices_.size() + 1, 0.0);
 }
@@ -75,6 +78,11 @@ void Helper::make_ready(TaskRef task) {
 }
 
 void Helper::on_completion(Completion &completion) {
+  if (completion.released) {
+    // DirectRelease: the worker completed it; only its inbox place is ours.
+    ++host_slots_;
+    return;
+  }
   if (completion.task) directory_.on_task_complete(*completion.task, completion.space);
   for (const Transfer &transfer : completion.transfers)
     directory_.on_transfer_complete(transfer);
@@ -93,17 +101,7 @@ void Helper::on_completion(Completion &completion) {
   learn_duration(task, space);
   for (TaskRef &successor : graph_.complete(task))
     make_ready(std::move(successor));
-  // The task no longer needs its storage; dropping the references lets
-  // renamed buffers retire.
-  task.accesses.clear();
-  task.user_accesses.clear();
-  task.args.clear();
-  if (task.kind == TaskKind::User) Stats::add(stats_.tasks, 1);
-  // release: a master waiting on this task or on the count sees the
-  // directory and user memory as the completion left them.
-  task.completed.store(true, std::memory_order_release);
-  task.completed.notify_all();
-  if (live_tasks_.fetch_sub(1, std::memory_order_acq_rel) == 1) live_tasks_.notify_all();
+  mark_completed(task, stats_, live_tasks_);
 }
 
 bool Helper::eligible(const Task &task, int space) const {
@@ -145,14 +143,9 @@ Helper::Placement Helper::place(const TaskRef &task) {
   if (devices_.empty()) {
     // Host memory is the only memory: nothing to plan or choose.
     if (!has_room(0)) return Placement::NoRoom;
-    std::vector<void *> addresses;
-    addresses.reserve(task->accesses.size());
-    for (const BoundAccess &access : task->accesses)
-      addresses.push_back(
-          access.object ? access.object->host + (access.region.base - access.object->shape.base) : nullptr);
     task->space = 0;
     --host_slots_;
-    cpus_->submit(HostJob{task, std::move(addresses)});
+    cpus_->submit(HostJob{task, host_addresses(*task)});
     return Placement::Dispatched;
   }
   std::vector<Candidate> candidates;
@@ -163,7 +156,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
     candidate.fetch_bytes = directory_.bytes_to_fetch(*task, space);
     double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
     candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
-    candidate.staged = space == 0 ? (2 * cpus_->count() - host_slots_) : staged_[space];
+    candidate.staged = space == 0 ? (host_places_per_worker * cpus_->count() - host_slots_) : staged_[space];
     candidate.queued_seconds = space == 0 ? 0.0 : queued_seconds_[space];
     candidates.push_back(candidate);
   }
@@ -204,6 +197,10 @@ void Helper::dispatch() {
       }
     }
   }
+  // relaxed: a hint for DirectRelease workers; a stale value costs at most
+  // one normal task run before a high-priority one.
+  urgent_waiting_.store(static_cast<unsigned>(ready_[0][0].size() + ready_[0][1].size() + blocked_.size()),
+                        std::memory_order_relaxed);
 }
 
 } // namespace gpuss

@@ -36,7 +36,8 @@ class Helper {
 public:
   Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
          std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-         std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop);
+         std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop,
+         std::atomic<unsigned> &urgent_waiting);
   ~Helper(); // joins
 
   void start();
@@ -71,6 +72,7 @@ private:
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;
+  static constexpr unsigned host_places_per_worker = 8;
   unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
   std::vector<double> queued_seconds_; // per space: estimated work staged there
@@ -78,6 +80,7 @@ private:
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;
   std::vector<std::shared_ptr<FlushRequest>> flushes_;
+  std::atomic<unsigned> &urgent_waiting_; // high-priority tasks held here, for DirectRelease workers
   std::jthread thread_;
 };
 

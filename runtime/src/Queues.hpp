@@ -12,6 +12,7 @@
 // over needs.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -133,6 +134,16 @@ public:
     out = std::move(items_.front());
     items_.pop_front();
     return true;
+  }
+  // Like push, but ahead of every item that `behind` says may wait for it
+  // (and after those it does not).
+  template <typename Pred> void push_ahead(T item, Pred behind) {
+    {
+      std::lock_guard lock(mutex_);
+      auto it = std::find_if(items_.begin(), items_.end(), behind);
+      items_.insert(it, std::move(item));
+    }
+    signal_.notify();
   }
   // The producer takes back the most recent item that satisfies `pred` and
   // that no consumer has taken yet.

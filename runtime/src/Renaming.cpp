@@ -6,7 +6,6 @@ namespace gpuss {
 
 DataObjectRef ObjectStore::adopt(std::unique_ptr<DataObject> object) {
   object->id = next_id_.fetch_add(1, std::memory_order_relaxed);
-  object->replicas.resize(static_cast<std::size_t>(num_spaces_));
   // The deleter does not free: the helper owns the replicas (device memory,
   // cache position), so it gets the object through the retire queue.
   return DataObjectRef(object.release(), [this](DataObject *retired) {
@@ -36,6 +35,7 @@ DataObjectRef ObjectStore::make_renamed(const Region &region) {
   object->shape = region;
   object->host = buffer.get();
   object->renamed = true;
+  object->replicas.resize(static_cast<std::size_t>(num_spaces_));
   object->renamed_buffer = std::move(buffer);
   object->renamed_bytes = bytes;
   // No replica is valid: the renaming task writes the first value.

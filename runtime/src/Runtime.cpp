@@ -55,6 +55,7 @@ private:
   std::unique_ptr<Directory> directory_;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> live_tasks_{0};
+  std::atomic<unsigned> urgent_waiting_{0};
   std::unique_ptr<CpuWorkers> cpus_;
   std::unique_ptr<Helper> helper_;
   bool finished_ = false;
@@ -101,9 +102,11 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     if (device->kind() == DeviceKind::Cuda && !pinning_device_) pinning_device_ = device.get();
   directory_ =
       std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_, *stats_);
-  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context);
+  DirectRelease direct; // without accelerators, host workers release successors themselves
+  if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
+  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct);
   helper_ = std::make_unique<Helper>(config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
-                                     *policy_, *stats_, live_tasks_, stop_);
+                                     *policy_, *stats_, live_tasks_, stop_, urgent_waiting_);
   helper_->start();
 }
 
@@ -165,10 +168,7 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   task->body = desc.body;
   task->device_kind = desc.device_kind;
   task->high_priority = (desc.flags & CSS_TASK_HIGH_PRIORITY) != 0;
-  if (desc.args_size > 0) {
-    task->args.resize((desc.args_size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-    std::memcpy(task->args.data(), desc.args, desc.args_size);
-  }
+  task->set_args(desc.args, desc.args_size);
   task->accesses.reserve(desc.num_accesses);
   for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
     const css_access &access = desc.accesses[i];
@@ -212,9 +212,10 @@ void RuntimeImpl::wait_for_all() {
 
 void RuntimeImpl::barrier() {
   if (finished_) return;
-  std::vector<TaskRef> created, last_writers;
+  std::vector<TaskRef> created;
   std::vector<DataObjectRef> objects;
-  tracker_.bring_home(nullptr, created, last_writers, objects);
+  // Without accelerators every value is already in host memory: nothing to flush.
+  tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
   submit_internal(created);
   wait_for_all();
   flush(std::move(objects));
@@ -228,7 +229,7 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
     if (auto problem = region.misuse()) fatal("wait on: " + *problem);
     std::vector<TaskRef> created, last_writers;
     std::vector<DataObjectRef> objects;
-    tracker_.bring_home(&region, created, last_writers, objects);
+    tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
     submit_internal(created);
     for (const TaskRef &task : last_writers)
       while (!task->completed.load(std::memory_order_acquire))

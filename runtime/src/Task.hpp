@@ -13,8 +13,10 @@
 #include "Region.hpp"
 #include "gpuss.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -49,7 +51,10 @@ struct Task {
   const char *file = "";
   int line = 0;
   css_task_body body = nullptr;
-  std::vector<std::max_align_t> args; // packed arguments, suitably aligned
+  // Packed arguments, suitably aligned: inline when small (the common
+  // case: a few pointers and scalars), on the heap otherwise.
+  std::array<std::max_align_t, 4> inline_args{};
+  std::unique_ptr<std::max_align_t[]> heap_args;
   std::vector<BoundAccess> accesses;
   std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
@@ -71,9 +76,25 @@ struct Task {
   double start_time = 0;    // set by the worker
   double end_time = 0;      // set by the worker
 
-  void *args_data() { return args.empty() ? nullptr : args.data(); }
+  void *args_data() { return heap_args ? heap_args.get() : inline_args.data(); }
+  void set_args(const void *data, std::size_t bytes) {
+    if (bytes > sizeof inline_args)
+      heap_args = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) /
+                                                       sizeof(std::max_align_t));
+    if (bytes) std::memcpy(args_data(), data, bytes);
+  }
   std::string where() const { return std::string(file) + ":" + std::to_string(line); }
 };
+
+struct Stats;
+
+// The host addresses of a task's accesses: where each lives in host memory
+// (user memory or a renamed buffer).
+std::vector<void *> host_addresses(const Task &task);
+
+// The last step of a task: drop its storage references, count it, and let
+// a master waiting on it or on the barrier go on.
+void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks);
 
 class TaskGraph {
 public:

@@ -1,8 +1,32 @@
+#include "StatsCounters.hpp"
 #include "Task.hpp"
 
 #include <fstream>
 
 namespace gpuss {
+
+std::vector<void *> host_addresses(const Task &task) {
+  std::vector<void *> addresses;
+  addresses.reserve(task.accesses.size());
+  for (const BoundAccess &access : task.accesses)
+    addresses.push_back(access.object ? access.object->host + (access.region.base - access.object->shape.base)
+                                      : nullptr);
+  return addresses;
+}
+
+void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks) {
+  // The task no longer needs its storage; dropping the references lets
+  // renamed buffers retire.
+  task.accesses.clear();
+  task.user_accesses.clear();
+  task.heap_args.reset();
+  if (task.kind == TaskKind::User) Stats::add(stats.tasks, 1);
+  // release: a master waiting on this task or on the count sees user memory
+  // (and the directory) as the completion left them.
+  task.completed.store(true, std::memory_order_release);
+  task.completed.notify_all();
+  if (live_tasks.fetch_sub(1, std::memory_order_acq_rel) == 1) live_tasks.notify_all();
+}
 
 bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {
   if (&predecessor == successor.get()) return false;
