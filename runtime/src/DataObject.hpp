@@ -77,8 +77,6 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   bool in_alias_index = false; // listed among originals with accelerator replicas
 
   std::size_t storage_bytes() const { return shape.span(); }
-  // Address of the object's first byte in host storage.
-  std::byte *host_base() const { return host; }
 };
 
 // Shared ownership: tasks and the dependency tracker hold references; when

@@ -33,10 +33,6 @@ Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
     : policy_(policy), devices_(std::move(devices)), caches_(std::move(caches)), objects_(objects),
       stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
 
-std::size_t Directory::device_capacity(int space) const {
-  return space == 0 ? SIZE_MAX : cache(space).capacity();
-}
-
 std::size_t Directory::bytes_to_fetch(const Task &task, int space) const {
   std::size_t bytes = 0;
   for (const ObjectUse &use : uses_of(task, space))

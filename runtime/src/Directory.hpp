@@ -56,8 +56,6 @@ public:
 
   // Bytes `task` would have to fetch to run in `space`.
   std::size_t bytes_to_fetch(const Task &task, int space) const;
-  // The largest total a task needs on one device; for a clear error.
-  std::size_t device_capacity(int space) const;
 
   // After a task ran in `space`: unpin, and make its writes the only
   // current copies. Its transfers are reported separately, after this.

@@ -84,9 +84,6 @@ struct Region {
     return true;
   }
 
-  // The same shape placed at another base address.
-  Region rebased(std::uintptr_t new_base) const { return Region{new_base, row_bytes, rows, stride}; }
-
 private:
   void make_contiguous() {
     row_bytes *= rows;
