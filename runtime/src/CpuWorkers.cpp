@@ -63,9 +63,14 @@ TaskRef CpuWorkers::release_directly(Task &task) {
 
 void CpuWorkers::run(unsigned index) {
   HostJob job;
+  std::vector<void *> addresses; // reused, so that a task costs no allocation here
   while (inbox_.pop(job, *context_.stop, context_.spin_rounds)) {
     TaskRef task = std::move(job.task);
-    execute(index, *task, job.addresses);
+    if (job.addresses.empty())
+      host_addresses(*task, addresses);
+    else
+      addresses.swap(job.addresses);
+    execute(index, *task, addresses);
     job = HostJob{};
     if (!direct_.graph) {
       context_.report(Completion{std::move(task), 0, {}});
@@ -80,7 +85,9 @@ void CpuWorkers::run(unsigned index) {
       if (from_inbox) context_.report(Completion{std::move(task), 0, {}, true});
       from_inbox = false;
       task = std::move(next);
-      if (task) execute(index, *task, host_addresses(*task));
+      if (!task) break;
+      host_addresses(*task, addresses);
+      execute(index, *task, addresses);
     }
   }
 }

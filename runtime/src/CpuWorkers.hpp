@@ -12,7 +12,7 @@ namespace gpuss {
 
 struct HostJob {
   TaskRef task;
-  std::vector<void *> addresses;
+  std::vector<void *> addresses; // empty: the task's data is all in host memory (host_addresses)
 };
 
 // Runs without accelerators, where the helper has no data to move: a host

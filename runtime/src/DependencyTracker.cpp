@@ -36,15 +36,13 @@ void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
 }
 
 DependencyTracker::Entry &DependencyTracker::entry_for(const Region &region) {
-  auto by_region = [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; };
-  if (std::unique_ptr<Entry> *found = entries_.find_exact(region, by_region)) return **found;
-  auto entry = std::make_unique<Entry>();
-  entry->region = region;
-  entry->original = objects_.make_original(region);
-  entry->current = entry->original;
-  Entry &created = *entry;
-  entries_.insert(region, std::move(entry));
-  return created;
+  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
+  if (Entry *found = entries_.find_exact(region, by_region)) return *found;
+  Entry entry;
+  entry.region = region;
+  entry.original = objects_.make_original(region);
+  entry.current = entry.original;
+  return entries_.insert(region, std::move(entry))->second;
 }
 
 TaskRef DependencyTracker::make_copy_back(Entry &entry) {
@@ -77,7 +75,7 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
 }
 
 void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &created) {
-  auto by_region = [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; };
+  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
   for (BoundAccess &access : task->accesses) {
     if (access.region.empty()) continue;
     const Region &region = access.region;
@@ -85,8 +83,7 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
     // Values renamed in a region this access overlaps without being it go
     // home first, so every byte has one storage again.
     std::vector<Entry *> overlapping;
-    entries_.for_each_overlapping(region, by_region,
-                                  [&](std::unique_ptr<Entry> &e) { overlapping.push_back(e.get()); });
+    entries_.for_each_overlapping(region, by_region, [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *other : overlapping)
       if (other->renamed() && !(other->region == region)) created.push_back(make_copy_back(*other));
 
@@ -150,8 +147,8 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
   if (region) {
     std::vector<Entry *> overlapping;
     entries_.for_each_overlapping(
-        *region, [](const std::unique_ptr<Entry> &e) -> const Region & { return e->region; },
-        [&](std::unique_ptr<Entry> &e) { overlapping.push_back(e.get()); });
+        *region, [](const Entry &e) -> const Region & { return e.region; },
+        [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *entry : overlapping)
       visit(*entry);
   } else if (!last_writers && !objects) {
@@ -161,16 +158,16 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
     renamed_entries_.clear();
   } else {
     for (auto &[base, entry] : entries_.entries())
-      visit(*entry);
+      visit(entry);
     renamed_entries_.clear();
   }
 }
 
 void DependencyTracker::forget_tasks() {
   for (auto &[base, entry] : entries_.entries()) {
-    entry->last_writer.reset();
-    entry->readers.clear();
-    entry->home_users.clear();
+    entry.last_writer.reset();
+    entry.readers.clear();
+    entry.home_users.clear();
   }
 }
 

@@ -71,7 +71,7 @@ private:
   ObjectStore &objects_;
   Stats &stats_;
   const bool allow_renaming_;
-  IntervalIndex<std::unique_ptr<Entry>> entries_;
+  IntervalIndex<Entry> entries_;         // map nodes: entries never move
   std::vector<Entry *> renamed_entries_; // entries renamed since the last barrier (some may be home again)
   std::uint64_t next_task_id_ = 1;
 };

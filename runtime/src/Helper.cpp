@@ -145,7 +145,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
     if (!has_room(0)) return Placement::NoRoom;
     task->space = 0;
     --host_slots_;
-    cpus_->submit(HostJob{task, host_addresses(*task)});
+    cpus_->submit(HostJob{task, {}}); // the worker finds the host addresses itself
     return Placement::Dispatched;
   }
   std::vector<Candidate> candidates;

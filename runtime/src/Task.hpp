@@ -90,7 +90,7 @@ struct Stats;
 
 // The host addresses of a task's accesses: where each lives in host memory
 // (user memory or a renamed buffer).
-std::vector<void *> host_addresses(const Task &task);
+void host_addresses(const Task &task, std::vector<void *> &addresses);
 
 // The last step of a task: drop its storage references, count it, and let
 // a master waiting on it or on the barrier go on.

@@ -5,13 +5,11 @@
 
 namespace gpuss {
 
-std::vector<void *> host_addresses(const Task &task) {
-  std::vector<void *> addresses;
-  addresses.reserve(task.accesses.size());
+void host_addresses(const Task &task, std::vector<void *> &addresses) {
+  addresses.clear();
   for (const BoundAccess &access : task.accesses)
     addresses.push_back(access.object ? access.object->host + (access.region.base - access.object->shape.base)
                                       : nullptr);
-  return addresses;
 }
 
 void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks) {
