@@ -62,16 +62,11 @@ TaskRef CpuWorkers::release_directly(Task &task) {
 }
 
 void CpuWorkers::run(unsigned index) {
-  HostJob job;
+  TaskRef task;
   std::vector<void *> addresses; // reused, so that a task costs no allocation here
-  while (inbox_.pop(job, *context_.stop, context_.spin_rounds)) {
-    TaskRef task = std::move(job.task);
-    if (job.addresses.empty())
-      host_addresses(*task, addresses);
-    else
-      addresses.swap(job.addresses);
+  while (inbox_.pop(task, *context_.stop, context_.spin_rounds)) {
+    host_addresses(*task, addresses);
     execute(index, *task, addresses);
-    job = HostJob{};
     if (!direct_.graph) {
       context_.report(Completion{std::move(task), 0, {}});
       continue;

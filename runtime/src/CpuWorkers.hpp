@@ -10,11 +10,6 @@
 
 namespace gpuss {
 
-struct HostJob {
-  TaskRef task;
-  std::vector<void *> addresses; // empty: the task's data is all in host memory (host_addresses)
-};
-
 // Runs without accelerators, where the helper has no data to move: a host
 // worker releases its finished task's successors itself and runs one of
 // them at once (the immediate-successor rule of Nanos6 and Taskflow), so a
@@ -35,18 +30,19 @@ public:
   void stop();
 
   unsigned count() const { return static_cast<unsigned>(threads_.size()); }
-  // Helper thread.
-  // Helper thread. High-priority jobs go ahead of the normal ones waiting.
-  void submit(HostJob job) {
-    if (job.task->high_priority)
-      inbox_.push_ahead(std::move(job), [](const HostJob &waiting) { return !waiting.task->high_priority; });
+  // Helper thread. The task's data must be valid in host memory, where the
+  // worker finds it (host_addresses). High-priority tasks go ahead of the
+  // normal ones waiting.
+  void submit(TaskRef task) {
+    if (task->high_priority)
+      inbox_.push_ahead(std::move(task), [](const TaskRef &waiting) { return !waiting->high_priority; });
     else
-      inbox_.push(std::move(job));
+      inbox_.push(std::move(task));
   }
-  // Helper thread. A normal-priority job still waiting in the inbox, taken
+  // Helper thread. A normal-priority task still waiting in the inbox, taken
   // back to make room for a high-priority one.
-  bool take_back_normal(HostJob &job) {
-    return inbox_.take_back(job, [](const HostJob &waiting) { return !waiting.task->high_priority; });
+  bool take_back_normal(TaskRef &task) {
+    return inbox_.take_back(task, [](const TaskRef &waiting) { return !waiting->high_priority; });
   }
 
 private:
@@ -57,7 +53,7 @@ private:
 
   WorkerContext context_;
   DirectRelease direct_;
-  Inbox<HostJob> inbox_;
+  Inbox<TaskRef> inbox_;
   std::vector<std::jthread> threads_;
 };
 

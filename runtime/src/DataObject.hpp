@@ -35,13 +35,12 @@ struct Replica {
   bool filling = false;                // a transfer into this replica is in flight
   std::uint32_t readers_in_flight = 0; // transfers reading this replica are in flight
   std::uint32_t task_pins = 0;         // staged or running tasks use this replica
-  bool write_back_pending = false;     // an eviction write-back is in flight; free when it ends
   bool drop_when_unpinned = false;     // invalidated while in use: freed once the last user is done
   DeviceBlock block;                   // accelerators only
   std::list<DataObject *>::iterator lru_position; // in the device cache's LRU list
   bool in_lru = false;
 
-  bool pinned() const { return task_pins > 0 || readers_in_flight > 0 || filling || write_back_pending; }
+  bool pinned() const { return task_pins > 0 || readers_in_flight > 0 || filling; }
 };
 
 // One Replica per memory space. Most runs have the host and at most a few

@@ -133,11 +133,8 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
   device_cache.for_each_victim([&](DataObject &victim) {
     if (victim.dirty_space == space) {
       // Dirty: write it back first; its block frees when the copy ends.
-      Replica &replica = victim.replicas[space];
       write_back(victim);
-      replica.valid = false;
-      replica.write_back_pending = true;
-      device_cache.remove(victim);
+      invalidate_replica(victim, space);
       waiting = true;
     } else {
       drop_replica(victim, space);
@@ -169,12 +166,6 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   }
   if (blocked) return PlanOutcome::Blocked;
 
-  auto address_in = [&](const BoundAccess &access) -> void * {
-    const DataObject &object = *access.object;
-    std::byte *base = space == 0 ? object.host : object.replicas[space].block.address;
-    return base + (access.region.base - object.shape.base);
-  };
-
   if (space == 0) {
     for (ObjectUse &use : uses) {
       Replica &host = use.object->replicas[0];
@@ -187,10 +178,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     }
     if (blocked) return PlanOutcome::Blocked;
     claim_writes(uses, space);
-    plan.addresses.clear();
-    for (const BoundAccess &access : task.accesses)
-      plan.addresses.push_back(access.object ? address_in(access) : nullptr);
-    return PlanOutcome::Ready;
+    return PlanOutcome::Ready; // host workers find host addresses themselves (host_addresses)
   }
 
   // An accelerator. First, can every missing value be fetched now?
@@ -200,8 +188,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     total += MemoryPool::rounded(object.storage_bytes());
     // Being evicted from here: its replica (and block) is busy until the
     // write-back ends; then it is fetched again like any other.
-    if (object.replicas[space].write_back_pending || object.replicas[space].drop_when_unpinned)
-      blocked = true;
+    if (object.replicas[space].drop_when_unpinned) blocked = true;
     if (object.replicas[space].valid || !use.reads) continue;
     int source = object.dirty_space;
     if (source != 0 && !device(space).can_copy_from_device(source)) {
@@ -285,8 +272,11 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   }
   claim_writes(uses, space);
   plan.addresses.clear();
-  for (const BoundAccess &access : task.accesses)
-    plan.addresses.push_back(access.object ? address_in(access) : nullptr);
+  for (const BoundAccess &access : task.accesses) {
+    const DataObject *object = access.object.get();
+    plan.addresses.push_back(
+        object ? object->replicas[space].block.address + (access.region.base - object->shape.base) : nullptr);
+  }
   return PlanOutcome::Ready;
 }
 
@@ -321,6 +311,13 @@ void Directory::invalidate_replica(DataObject &object, int space) {
   }
 }
 
+bool Directory::drop_if_released(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  if (space == 0 || !replica.drop_when_unpinned || replica.pinned()) return false;
+  drop_replica(object, space);
+  return true;
+}
+
 void Directory::forget_device_copies(const std::vector<DataObjectRef> &objects) {
   for (const DataObjectRef &object : objects)
     for (std::size_t space = 1; space < object->replicas.size(); ++space)
@@ -338,10 +335,7 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space) object.dirty_space = 0;
   Replica &source = object.replicas[transfer.from_space];
   if (source.readers_in_flight > 0) --source.readers_in_flight;
-  if (source.write_back_pending && source.readers_in_flight == 0) source.write_back_pending = false;
-  if (transfer.from_space != 0 && (source.drop_when_unpinned || (!source.valid && source.block)) &&
-      !source.pinned())
-    drop_replica(object, transfer.from_space);
+  drop_if_released(object, transfer.from_space);
 }
 
 void Directory::on_task_complete(Task &task, int space) {
@@ -349,10 +343,7 @@ void Directory::on_task_complete(Task &task, int space) {
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     if (space != 0 && object.replicas[space].task_pins > 0) --object.replicas[space].task_pins;
-    if (space != 0 && object.replicas[space].drop_when_unpinned && !object.replicas[space].pinned()) {
-      drop_replica(object, space);
-      continue;
-    }
+    if (drop_if_released(object, space)) continue;
     if (!use.writes) continue;
     // Write-invalidate: the other copies were invalidated when the task was
     // dispatched (claim_writes); the executing space holds the value now.

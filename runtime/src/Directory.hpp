@@ -27,7 +27,7 @@ struct Stats;
 // What the worker needs to run a task: where each access lives, and the
 // copies before and after.
 struct TaskPlan {
-  std::vector<void *> addresses;
+  std::vector<void *> addresses; // accelerators only: host workers use host_addresses
   std::vector<Transfer> before;
   std::vector<Transfer> after;
 };
@@ -91,6 +91,8 @@ private:
   void claim_writes(const std::vector<ObjectUse> &uses, int space);
   // The replica's value is obsolete: free it now, or once its users are done.
   void invalidate_replica(DataObject &object, int space);
+  // Frees a replica invalidated while in use once its last user is done.
+  bool drop_if_released(DataObject &object, int space);
   bool make_room(int space, std::size_t bytes, bool &waiting);
   bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
 

@@ -133,10 +133,10 @@ Helper::Placement Helper::place(const TaskRef &task) {
   if (task->high_priority && eligible(*task, 0) && !has_room(0)) {
     // A normal task waiting behind a running one yields its place; it goes
     // back to the front of its ready list (re-planning it is harmless).
-    HostJob waiting;
+    TaskRef waiting;
     if (cpus_->take_back_normal(waiting)) {
       ++host_slots_;
-      ready_[1][0].push_front(std::move(waiting.task));
+      ready_[1][0].push_front(std::move(waiting));
       ++ready_count_;
     }
   }
@@ -145,7 +145,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
     if (!has_room(0)) return Placement::NoRoom;
     task->space = 0;
     --host_slots_;
-    cpus_->submit(HostJob{task, {}}); // the worker finds the host addresses itself
+    cpus_->submit(task);
     return Placement::Dispatched;
   }
   std::vector<Candidate> candidates;
@@ -168,7 +168,7 @@ Helper::Placement Helper::place(const TaskRef &task) {
   task->space = space;
   if (space == 0) {
     --host_slots_;
-    cpus_->submit(HostJob{task, std::move(plan.addresses)});
+    cpus_->submit(task);
   } else {
     ++staged_[space];
     queued_seconds_[space] += estimate_seconds(*task, space);
