@@ -2,7 +2,7 @@
  * cholesky.c: the blocked Cholesky factorisation of the GPUSs paper
  * (Figure 1), the driver that times it and a check of the result.
  *
- *   cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf]
+ *   cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf] [--trsm-leaf W]
  *
  * The matrix is NT x NT blocks of TS x TS elements, stored by blocks: each
  * block is one malloc'd column-major array, and only the lower triangle of
@@ -32,6 +32,7 @@
 #endif
 
 int TS = 512; /* block size; the task items A[TS][TS] read it at each submit */
+int TRSM_LEAF = 256; /* GPU trsm: widest cuBLAS trsm call (trsm_plan.h) */
 static int NT;  /* blocks per row and column */
 
 /* The matrix: A[j*NT + i] is block (i, j), i >= j. One of the two is used,
@@ -187,12 +188,14 @@ static double compare_with_lapack(char prec, long n, double *tmp) {
 static void usage(const char *message) {
   fprintf(stderr,
           "cholesky: %s\n"
-          "usage: cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf]\n"
+          "usage: cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf] [--trsm-leaf W]\n"
           "  -n N          matrix order (default 4096); a multiple of TS\n"
           "  -t TS         block size (default 512)\n"
           "  -p s|d        precision (default d)\n"
           "  --check       verify the factor (residual of A x = L L^T x)\n"
-          "  --gpu-potrf   factor diagonal blocks on the GPUs (cusolverDn), CUDA build only\n",
+          "  --gpu-potrf   factor diagonal blocks on the GPUs (cusolverDn), CUDA build only\n"
+          "  --trsm-leaf W GPU trsm: solve W columns at a time, the rest as gemm (default 256;\n"
+          "                0: one cuBLAS trsm per block)\n",
           message);
   exit(2);
 }
@@ -246,6 +249,10 @@ int main(int argc, char **argv) {
       prec = p[0];
     } else if (strcmp(argv[a], "--check") == 0) check = true;
     else if (strcmp(argv[a], "--gpu-potrf") == 0) gpu_potrf = true;
+    else if (strcmp(argv[a], "--trsm-leaf") == 0) {
+      const char *w = a + 1 < argc ? argv[++a] : NULL;
+      TRSM_LEAF = w != NULL && strcmp(w, "0") == 0 ? 0 : (int)parse_positive(w, "--trsm-leaf");
+    }
     else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) usage("help");
     else {
       char message[256];

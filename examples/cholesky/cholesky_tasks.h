@@ -25,6 +25,10 @@ extern "C" {
 
 extern int TS; /* block size (rows = columns of every block) */
 
+/* GPU trsm bodies: the widest solve handed to cuBLAS trsm; the rest of the
+ * block's solve runs as gemm (trsm_plan.h). 0: one cuBLAS trsm per block. */
+extern int TRSM_LEAF;
+
 /* ---------------------------------------------------------------- initialisation */
 
 /* Fill block (bi, bj) of the n x n test matrix (see cholesky_generate). Run as

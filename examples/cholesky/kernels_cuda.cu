@@ -5,6 +5,7 @@
 // returns; the runtime knows the task is done when that stream reaches the
 // task's completion event. So nothing here synchronises.
 #include "cholesky_tasks.h"
+#include "trsm_plan.h"
 
 #include <gpuss.h> // css_cublas_handle(), css_cuda_stream()
 
@@ -45,16 +46,53 @@
 // are read from host memory at the call (the default pointer mode), so
 // locals are fine.
 
+// trsm, split as trsm_plan.h describes: solves of at most TRSM_LEAF columns
+// (cuBLAS trsm) and the updates between them (cuBLAS gemm). TRSM_LEAF = 0
+// is the single cuBLAS trsm call.
+static cublasStatus_t trsm_call(cublasHandle_t h, int m, int n, const float *one, const float *T, float *B) {
+  return cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n, one, T,
+                     TS, B, TS);
+}
+static cublasStatus_t trsm_call(cublasHandle_t h, int m, int n, const double *one, const double *T, double *B) {
+  return cublasDtrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n, one, T,
+                     TS, B, TS);
+}
+static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const float *alpha, const float *A,
+                                   const float *B, const float *beta, float *C) {
+  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, alpha, A, TS, B, TS, beta, C, TS);
+}
+static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const double *alpha, const double *A,
+                                   const double *B, const double *beta, double *C) {
+  return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, alpha, A, TS, B, TS, beta, C, TS);
+}
+
+template <typename Real> static void trsm_by_plan(const Real *T, Real *B) {
+  const Real one = 1, minus_one = -1;
+  chol_trsm_step steps[256];
+  int count = chol_trsm_plan(TS, TRSM_LEAF, steps, 256);
+  if (count == 0) { // a leaf too small for the block: one call is always right
+    steps[0] = chol_trsm_step{CHOL_TRSM_SOLVE, 0, TS, 0, 0};
+    count = 1;
+  }
+  cublasHandle_t handle = css_cublas_handle();
+  const long ld = TS;
+  for (int s = 0; s < count; ++s) {
+    const chol_trsm_step &step = steps[s];
+    Real *columns = B + step.col * ld;
+    if (step.op == CHOL_TRSM_SOLVE)
+      CHOL_CUBLAS_CHECK(trsm_call(handle, TS, step.width, &one, T + step.col * ld + step.col, columns));
+    else
+      CHOL_CUBLAS_CHECK(gemm_nt_call(handle, TS, step.width, step.kwidth, &minus_one, B + step.k * ld,
+                                     T + step.k * ld + step.col, &one, columns));
+  }
+}
+
 extern "C" void chol_strsm(float *T, float *B) {
-  const float one = 1.0f;
-  CHOL_CUBLAS_CHECK(cublasStrsm(css_cublas_handle(), CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                CUBLAS_DIAG_NON_UNIT, TS, TS, &one, T, TS, B, TS));
+  trsm_by_plan(T, B);
 }
 
 extern "C" void chol_dtrsm(double *T, double *B) {
-  const double one = 1.0;
-  CHOL_CUBLAS_CHECK(cublasDtrsm(css_cublas_handle(), CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                CUBLAS_DIAG_NON_UNIT, TS, TS, &one, T, TS, B, TS));
+  trsm_by_plan(T, B);
 }
 
 extern "C" void chol_ssyrk(float *A, float *C) {
