@@ -107,6 +107,7 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_PREFETCH_DEPTH"))
     config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64);
   if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag(v);
+  if (const char *v = variable("CSS_FAN_OUT_FIRST")) config.fan_out_first = parse_flag(v);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag(v);
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag(v);

@@ -23,6 +23,8 @@ struct Config {
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
   bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background
   unsigned prefetch_depth = 2;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
+                                 // several others wait for go ahead of the rest
   bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
   unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
   bool stats = false;            // CSS_STATS=1: one css-stats: line at finish

@@ -13,6 +13,7 @@
 #include "Region.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -70,10 +71,17 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   std::unique_ptr<std::byte[]> renamed_buffer; // owns `host` when renamed
   std::size_t renamed_bytes = 0;
 
+  // Submitted tasks that use this object and have not completed, counted
+  // only when there are accelerators: the master adds at submit, the helper
+  // subtracts at completion. Zero while the master waits in a barrier means
+  // no task will touch the value again: it is final.
+  std::atomic<std::uint32_t> unfinished_users{0};
+
   // Directory state, helper thread only.
-  ReplicaArray replicas;       // one per memory space; [0] is the host
-  int dirty_space = 0;         // the space whose replica the host lacks; 0 = host is up to date
-  bool in_alias_index = false; // listed among originals with accelerator replicas
+  ReplicaArray replicas;              // one per memory space; [0] is the host
+  bool write_back_when_final = false; // a barrier wants the value home as soon as it is final
+  int dirty_space = 0;                // the space whose replica the host lacks; 0 = host is up to date
+  bool in_alias_index = false;        // listed among originals with accelerator replicas
 
   std::size_t storage_bytes() const { return shape.span(); }
 };

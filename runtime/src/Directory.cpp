@@ -77,6 +77,12 @@ void Directory::write_back(DataObject &object) {
   issue(std::move(transfer), from);
 }
 
+void Directory::write_back_final(DataObject &object) {
+  if (object.dirty_space == 0) return;
+  write_back(object);
+  Stats::add(stats_.final_write_backs, 1);
+}
+
 void Directory::clean_while_idle(int space) {
   // Write-back keeps results on the device until someone needs them, so a
   // barrier would otherwise find every result there and copy them all while

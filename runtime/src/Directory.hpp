@@ -67,6 +67,10 @@ public:
   void release_after_task(Task &task, int space);
   void on_transfer_complete(const Transfer &transfer);
 
+  // An object a barrier waits for has no unfinished task left: copy its
+  // value home now, while other tasks still run, instead of after the last.
+  void write_back_final(DataObject &object);
+
   // Starts write-backs so that each object's value reaches user memory.
   // True when every one is already there (nothing in flight).
   bool flush_to_host(const std::vector<DataObjectRef> &objects);

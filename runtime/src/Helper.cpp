@@ -59,20 +59,59 @@ bool Helper::drain_queues() {
     progress = true;
   }
   for (auto &request : queues_.flushes.drain())
-    flushes_.push_back(std::move(request));
-  std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
-    if (!directory_.flush_to_host(request->objects)) return false;
-    directory_.forget_device_copies(request->objects);
-    request->done.store(true, std::memory_order_release);
-    request->done.notify_all();
-    return true;
-  });
+    accept_flush(std::move(request));
+  std::erase_if(flushes_,
+                [&](const std::shared_ptr<FlushRequest> &request) { return try_finish_flush(*request); });
   return progress;
+}
+
+void Helper::accept_flush(std::shared_ptr<FlushRequest> request) {
+  if (request->while_tasks_run)
+    for (const DataObjectRef &object : request->objects) {
+      object->write_back_when_final = true;
+      // relaxed: the master added its users before it sent the request,
+      // and only this thread subtracts.
+      if (object->unfinished_users.load(std::memory_order_relaxed) == 0) directory_.write_back_final(*object);
+    }
+  flushes_.push_back(std::move(request));
+}
+
+bool Helper::try_finish_flush(FlushRequest &request) {
+  if (request.while_tasks_run && live_tasks_.load(std::memory_order_acquire) != 0) return false;
+  if (!directory_.flush_to_host(request.objects)) return false;
+  directory_.forget_device_copies(request.objects);
+  for (const DataObjectRef &object : request.objects)
+    object->write_back_when_final = false;
+  request.done.store(true, std::memory_order_release);
+  request.done.notify_all();
+  return true;
+}
+
+void Helper::release_uses(const Task &task) {
+  // Counted only with accelerators (RuntimeImpl::enqueue), as is this.
+  if (devices_.empty()) return;
+  for (const BoundAccess &access : task.accesses) {
+    if (!access.object) continue;
+    DataObject &object = *access.object;
+    if (object.unfinished_users.fetch_sub(1, std::memory_order_relaxed) == 1 && object.write_back_when_final)
+      directory_.write_back_final(object);
+  }
+}
+
+bool Helper::goes_first(Task &task) const {
+  if (task.high_priority) return true;
+  // A task that several others wait for is, in blocked factorisations, the
+  // panel: potrf, trsm. Running it ahead of the updates already queued lets
+  // the next step start while this one finishes (lookahead) instead of
+  // leaving devices idle at every step's critical path. Updates have one
+  // successor, the next update of the same block.
+  return config_.fan_out_first && !devices_.empty() && TaskGraph::successor_count(task) >= 2;
 }
 
 void Helper::make_ready(TaskRef task) {
   bool gpu = task->device_kind == CSS_DEVICE_CUDA;
-  ready_[task->high_priority ? 0 : 1][gpu ? 1 : 0].push_back(std::move(task));
+  bool first = goes_first(*task);
+  ready_[first ? 0 : 1][gpu ? 1 : 0].push_back(std::move(task));
   ++ready_count_;
   Stats::raise_to(stats_.max_ready, ready_count_);
 }
@@ -99,6 +138,7 @@ void Helper::on_completion(Completion &completion) {
     queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
   }
   learn_duration(task, space);
+  release_uses(task);
   for (TaskRef &successor : graph_.complete(task))
     make_ready(std::move(successor));
   mark_completed(task, stats_, live_tasks_);

@@ -21,6 +21,10 @@ namespace gpuss {
 // A barrier's or wait on's request that values reach user memory.
 struct FlushRequest {
   std::vector<DataObjectRef> objects;
+  // A barrier sends its request before its tasks finish: no task can be
+  // added while the master waits, so each object is copied home as soon as
+  // its last user completes, and the request is done once every task is.
+  bool while_tasks_run = false;
   std::atomic<bool> done{false};
 };
 
@@ -49,7 +53,11 @@ private:
   void run();
   bool drain_queues();
   void on_completion(Completion &completion);
+  void accept_flush(std::shared_ptr<FlushRequest> request);
+  bool try_finish_flush(FlushRequest &request);
+  void release_uses(const Task &task);
   void make_ready(TaskRef task);
+  bool goes_first(Task &task) const;
   void dispatch();
   Placement place(const TaskRef &task);
   bool eligible(const Task &task, int space) const;
@@ -68,7 +76,8 @@ private:
   std::atomic<std::uint64_t> &live_tasks_;
   std::atomic<bool> &stop_;
 
-  // Ready tasks by [priority][needs a GPU]: high priority first, FIFO within.
+  // Ready tasks by [goes first][needs a GPU]: high priority or wide fan-out
+  // first, FIFO within.
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;

@@ -37,7 +37,8 @@ private:
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
   void enqueue(const TaskRef &task);
   void submit_internal(std::vector<TaskRef> &tasks);
-  void flush(std::vector<DataObjectRef> objects);
+  std::shared_ptr<FlushRequest> request_flush(std::vector<DataObjectRef> objects, bool while_tasks_run);
+  static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
@@ -144,6 +145,11 @@ void RuntimeImpl::validate(const css_task_desc &desc) const {
 
 void RuntimeImpl::enqueue(const TaskRef &task) {
   live_tasks_.fetch_add(1, std::memory_order_relaxed);
+  // Before the task can become ready (release_guard below publishes it), so
+  // the helper's subtraction at completion always follows this addition.
+  if (!devices_.empty())
+    for (const BoundAccess &access : task->accesses)
+      if (access.object) access.object->unfinished_users.fetch_add(1, std::memory_order_relaxed);
   graph_.note_task(*task);
   if (TaskGraph::release_guard(*task)) {
     queues_.ready.push(task);
@@ -194,12 +200,19 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   enqueue(task);
 }
 
-void RuntimeImpl::flush(std::vector<DataObjectRef> objects) {
-  if (objects.empty()) return;
+std::shared_ptr<FlushRequest> RuntimeImpl::request_flush(std::vector<DataObjectRef> objects,
+                                                         bool while_tasks_run) {
+  if (objects.empty()) return nullptr;
   auto request = std::make_shared<FlushRequest>();
   request->objects = std::move(objects);
+  request->while_tasks_run = while_tasks_run;
   queues_.flushes.push(request);
   queues_.signal.notify();
+  return request;
+}
+
+void RuntimeImpl::wait_for(const std::shared_ptr<FlushRequest> &request) {
+  if (!request) return;
   while (!request->done.load(std::memory_order_acquire))
     request->done.wait(false, std::memory_order_acquire);
 }
@@ -217,8 +230,12 @@ void RuntimeImpl::barrier() {
   // Without accelerators every value is already in host memory: nothing to flush.
   tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
   submit_internal(created);
+  // Sent now rather than after the last task: the values that are final
+  // early (in blocked codes, most of them) go home while the rest computes,
+  // so the barrier does not end with every result copied at once.
+  auto request = request_flush(std::move(objects), true);
   wait_for_all();
-  flush(std::move(objects));
+  wait_for(request);
   tracker_.forget_tasks();
 }
 
@@ -234,7 +251,7 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
     for (const TaskRef &task : last_writers)
       while (!task->completed.load(std::memory_order_acquire))
         task->completed.wait(false, std::memory_order_acquire);
-    flush(std::move(objects));
+    wait_for(request_flush(std::move(objects), false));
   }
 }
 

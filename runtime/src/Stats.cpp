@@ -13,7 +13,7 @@ std::string StatsSnapshot::format_line() const {
   line << "css-stats: tasks=" << tasks << " renamed=" << renamed << " max_ready=" << max_ready
        << " wall_s=" << wall << " bytes_h2d=" << bytes_h2d << " bytes_d2h=" << bytes_d2h
        << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
-       << " evictions=" << evictions;
+       << " evictions=" << evictions << " final_write_backs=" << final_write_backs;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
@@ -42,6 +42,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.cache_hits = get(cache_hits);
   s.cache_misses = get(cache_misses);
   s.evictions = get(evictions);
+  s.final_write_backs = get(final_write_backs);
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

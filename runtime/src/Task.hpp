@@ -108,6 +108,12 @@ public:
   // became ready (their last predecessor was this task).
   std::vector<TaskRef> complete(Task &task);
 
+  // Tasks waiting for `task` so far (the master may still add more).
+  static std::size_t successor_count(Task &task) {
+    std::lock_guard lock(task.edges_mutex);
+    return task.successors.size();
+  }
+
   // Master thread: drop the submitter's guard reference. True if ready now.
   static bool release_guard(Task &task) {
     // acq_rel: pairs with the decrements in complete() so the last one to

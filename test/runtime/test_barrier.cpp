@@ -138,6 +138,34 @@ TEST_P(Barrier, SeveralRuntimesInOneProcess) {
   EXPECT_EQ(b[0], 6);
 }
 
+// With accelerators, a barrier copies each value home as soon as its last
+// task has finished, while the others still run: the long task below sees the
+// short task's write-back start (the stats count it at issue) before it ends.
+TEST(BarrierOnDevices, FinalValuesGoHomeWhileOtherTasksRun) {
+  Runtime runtime(sim_config(0, 2, CachePolicy::WriteBack));
+  Block early{}, late{};
+  std::atomic<bool> saw_write_back{false};
+  Task("short").inout(early).body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), N, 7); }).submit(runtime);
+  Task("long")
+      .inout(late)
+      .body([&](TaskEnv) {
+        auto deadline = std::chrono::steady_clock::now() + rendezvous_timeout();
+        while (std::chrono::steady_clock::now() < deadline) {
+          if (runtime.stats().final_write_backs > 0) {
+            saw_write_back = true;
+            return;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+      })
+      .submit(runtime);
+  runtime.barrier();
+  EXPECT_TRUE(saw_write_back)
+      << "the short task's result stayed on its device until the barrier's last task ended";
+  EXPECT_EQ(early[N - 1], 7);
+  EXPECT_EQ(runtime.stats().final_write_backs, 2u);
+}
+
 std::vector<Config> barrier_configs() {
   std::vector<Config> configs{host_config(1), host_config(2), host_config(4)};
   for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack})

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -94,6 +95,51 @@ TEST_P(Priority, HighPriorityKeepsDependencies) {
   for (int i = 0; i < 10; ++i)
     expected = expected * 2 + 1;
   EXPECT_EQ(value, expected);
+}
+
+// With accelerators, a ready task that several others wait for (a panel
+// task of a factorisation) goes ahead of ready tasks that nobody waits for,
+// unless CSS_FAN_OUT_FIRST=0. One simulated device staging one task at a
+// time, held by a gate; the wide task becomes ready when the gate's task
+// ends, after eight leaf tasks queued up.
+std::vector<int> order_after_gate(bool fan_out_first) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.prefetch_depth = 0;
+  config.fan_out_first = fan_out_first;
+  Runtime runtime(config);
+  Gate gate;
+  Log log;
+  int held = 0, wide = 0;
+  std::array<int, 8> leaves{};
+  std::array<int, 2> readers{};
+  Task("gate").out(held).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < 8; ++i)
+    Task("leaf").out(leaves[i]).body([&log, i](TaskEnv) { log.record(i); }).submit(runtime);
+  Task("wide").in(held).out(wide).body([&log](TaskEnv) { log.record(1000); }).submit(runtime);
+  for (int r = 0; r < 2; ++r)
+    Task("reader")
+        .in(wide)
+        .out(readers[r])
+        .body([&log, r](TaskEnv) { log.record(2000 + r); })
+        .submit(runtime);
+  wait_until_ready(runtime, 8);
+  gate.open();
+  runtime.barrier();
+  EXPECT_FALSE(gate.ran_on_master());
+  return log.order;
+}
+
+TEST(FanOutFirst, TaskWithSeveralSuccessorsOvertakesQueuedLeaves) {
+  std::vector<int> order = order_after_gate(true);
+  ASSERT_EQ(order.size(), 11u);
+  EXPECT_EQ(order.front(), 1000) << "the wide task waited behind the leaves";
+}
+
+TEST(FanOutFirst, DisabledKeepsReadyOrder) {
+  std::vector<int> order = order_after_gate(false);
+  ASSERT_EQ(order.size(), 11u);
+  EXPECT_EQ(order[8], 1000)
+      << "without CSS_FAN_OUT_FIRST the wide task runs after the leaves ready before it";
 }
 
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
