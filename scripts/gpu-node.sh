@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|bench|all] [bench options...]: build and run
+# scripts/gpu-node.sh [checks|tests|bench|ab|all] [bench options...]: build and run
 # GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries.
 #
 # Translate where Clang is first:
@@ -49,6 +49,37 @@ if [[ $what == tests || $what == all ]]; then
   (cd "$build" && ctest -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log" | tail -8)
   "$build/bin/host_pinning" 8 256 | tee -a "$out/host_pinning.log"
   for cpus in 1 2 4; do "$build/bin/task_overhead" --cpus $cpus | tee -a "$out/task_overhead.log"; done
+fi
+if [[ $what == ab ]]; then
+  # The issue-5 target sizes, with each of the 2026-11-23 changes switched off
+  # in turn (defaults first), and a trace of the default on every GPU.
+  echo "== A/B: trsm split, fan-out first, locality waiting"
+  ab() { # label gpus n [env...] -- [cholesky options...]
+    local label=$1 g=$2 n=$3; shift 3
+    local envs=(); while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done; shift || true
+    local line
+    line=$(env CSS_NUM_GPUS="$g" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -n "$n" -t 2048 -p d --gpu-potrf "$@" 2>&1 |
+      grep -E "^cholesky|css-stats" | tr '\n' ' ')
+    echo "$label g=$g n=$n | $line" | tee -a "$out/ab.log" | grep -oE "^[^|]*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_p2p=[0-9]+|final_write_backs=[0-9]+" | tr '\n' ' '
+    echo
+  }
+  runs=("1 49152"); [[ $gpus -ge 2 ]] && runs+=("$gpus 65536") # the two targets
+  for run in "${runs[@]}"; do
+    read -r g n <<<"$run"
+    {
+      for rep in 1 2; do
+        ab default "$g" "$n"
+        ab trsm-leaf-0 "$g" "$n" -- --trsm-leaf 0
+        ab trsm-leaf-512 "$g" "$n" -- --trsm-leaf 512
+        ab trsm-leaf-128 "$g" "$n" -- --trsm-leaf 128
+        ab fan-out-off "$g" "$n" CSS_FAN_OUT_FIRST=0
+        ab locality-nowait "$g" "$n" CSS_SCHEDULER=locality-nowait
+      done
+      ab trace "$g" "$n" CSS_TRACE="$out/trace-g$g-n$n.json"
+    }
+  done
+  "$build/bin/vendor_cholesky" --mode dn -n 49152 2>&1 | grep "^vendor=" | tee -a "$out/ab.log" || true
+  [[ $gpus -ge 2 ]] && { "$build/bin/vendor_cholesky" --mode mg -n 65536 --gpus "$gpus" 2>&1 | grep "^vendor=" | tee -a "$out/ab.log" || true; }
 fi
 if [[ $what == bench || $what == all ]]; then
   echo "== benchmark"

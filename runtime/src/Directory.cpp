@@ -33,11 +33,14 @@ Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
     : policy_(policy), devices_(std::move(devices)), caches_(std::move(caches)), objects_(objects),
       stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
 
-std::size_t Directory::bytes_to_fetch(const Task &task, int space) const {
-  std::size_t bytes = 0;
-  for (const ObjectUse &use : uses_of(task, space))
-    if (use.reads && !use.object->replicas[space].valid) bytes += use.object->storage_bytes();
-  return bytes;
+Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) const {
+  FetchEstimate estimate;
+  for (const ObjectUse &use : uses_of(task, space)) {
+    if (!use.reads || use.object->replicas[space].valid) continue;
+    estimate.bytes += use.object->storage_bytes();
+    if (use.writes) estimate.written_bytes += use.object->storage_bytes();
+  }
+  return estimate;
 }
 
 void Directory::issue(Transfer transfer, int executing_space) {

@@ -54,8 +54,12 @@ public:
   // pinned, though write-backs that make progress possible may be issued.
   PlanOutcome plan(Task &task, int space, TaskPlan &plan);
 
-  // Bytes `task` would have to fetch to run in `space`.
-  std::size_t bytes_to_fetch(const Task &task, int space) const;
+  // What `task` would have to fetch to run in `space`.
+  struct FetchEstimate {
+    std::size_t bytes = 0;
+    std::size_t written_bytes = 0; // of which the task also writes: moving those moves the value's home
+  };
+  FetchEstimate estimate_fetch(const Task &task, int space) const;
 
   // After a task ran in `space`: unpin, and make its writes the only
   // current copies. Its transfers are reported separately, after this.

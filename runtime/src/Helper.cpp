@@ -38,7 +38,9 @@ void Helper::run() {
   for (;;) {
     std::uint32_t ticket = queues_.signal.prepare();
     bool progress = drain_queues();
-    dispatch();
+    // Room, readiness and data only change through the queues just drained,
+    // so without progress there is nothing new to place.
+    if (progress) dispatch();
     if (stop_.load(std::memory_order_acquire) && live_tasks_.load(std::memory_order_acquire) == 0 &&
         !directory_.transfers_in_flight() && flushes_.empty() && queues_.completions.empty())
       return;
@@ -169,7 +171,14 @@ void Helper::learn_duration(const Task &task, int space) {
   if (!inserted) it->second = 0.8 * it->second + 0.2 * seconds;
 }
 
-Helper::Placement Helper::place(const TaskRef &task) {
+bool Helper::starving(int space) const {
+  // About to run out of staged work: one task left, or none when staging is
+  // off. Until then a device keeps waiting for tasks whose data it holds.
+  unsigned low_water = std::max(1u, (config_.prefetch_depth + 2) / 2);
+  return staged_[space] < low_water;
+}
+
+Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   if (task->high_priority && eligible(*task, 0) && !has_room(0)) {
     // A normal task waiting behind a running one yields its place; it goes
     // back to the front of its ready list (re-planning it is harmless).
@@ -189,19 +198,27 @@ Helper::Placement Helper::place(const TaskRef &task) {
     return Placement::Dispatched;
   }
   std::vector<Candidate> candidates;
+  bool any_room = false;
   for (int space = 0; space <= static_cast<int>(devices_.size()); ++space) {
-    if (!eligible(*task, space) || !has_room(space)) continue;
+    if (!eligible(*task, space) || (only_space >= 0 && space != only_space)) continue;
     Candidate candidate;
+    candidate.has_room = has_room(space);
+    if (!candidate.has_room && !policy_.waits_for_affinity()) continue;
+    any_room |= candidate.has_room;
     candidate.space = space;
-    candidate.fetch_bytes = directory_.bytes_to_fetch(*task, space);
+    Directory::FetchEstimate fetch = directory_.estimate_fetch(*task, space);
+    candidate.fetch_bytes = fetch.bytes;
+    candidate.written_bytes = fetch.written_bytes;
     double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
     candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
     candidate.staged = space == 0 ? (host_places_per_worker * cpus_->count() - host_slots_) : staged_[space];
     candidate.queued_seconds = space == 0 ? 0.0 : queued_seconds_[space];
     candidates.push_back(candidate);
   }
-  if (candidates.empty()) return Placement::NoRoom;
-  int space = candidates[policy_.choose(*task, candidates)].space;
+  if (!any_room) return Placement::NoRoom;
+  const Candidate &chosen = candidates[policy_.choose(*task, candidates)];
+  if (!chosen.has_room) return Placement::Deferred;
+  int space = chosen.space;
 
   TaskPlan plan;
   if (directory_.plan(*task, space, plan) == PlanOutcome::Blocked) return Placement::Blocked;
@@ -218,6 +235,54 @@ Helper::Placement Helper::place(const TaskRef &task) {
   return Placement::Dispatched;
 }
 
+void Helper::dispatch_from(std::deque<TaskRef> &queue) {
+  unsigned deferred = 0;
+  for (auto it = queue.begin(); it != queue.end();) {
+    Placement placement = place(*it);
+    if (placement == Placement::NoRoom) return; // the same for every later task of this kind
+    if (placement == Placement::Deferred) {
+      if (++deferred == affinity_window) return;
+      ++it;
+      continue;
+    }
+    if (placement == Placement::Blocked) blocked_.push_back(*it);
+    it = queue.erase(it);
+    --ready_count_;
+  }
+}
+
+void Helper::feed_starving_devices() {
+  // A device about to run dry takes the deferred task that is cheapest to
+  // move there (the oldest among equals), so waiting for affinity never
+  // leaves a device idle while tasks it may run are ready.
+  for (int space = 1; space <= static_cast<int>(devices_.size()); ++space) {
+    while (starving(space)) {
+      std::deque<TaskRef> *from = nullptr;
+      std::deque<TaskRef>::iterator cheapest;
+      std::size_t cheapest_bytes = SIZE_MAX;
+      for (auto &by_kind : ready_) {
+        for (std::deque<TaskRef> &queue : by_kind) {
+          unsigned looked = 0;
+          for (auto it = queue.begin(); it != queue.end() && looked < affinity_window; ++it, ++looked) {
+            if (!eligible(**it, space)) break; // a queue holds one kind of task
+            std::size_t bytes = directory_.estimate_fetch(**it, space).bytes;
+            if (bytes < cheapest_bytes) cheapest_bytes = bytes, cheapest = it, from = &queue;
+          }
+        }
+        if (from) break; // tasks that go first are taken first
+      }
+      if (!from) break;
+      TaskRef task = *cheapest;
+      Placement placement = place(task, space);
+      if (placement == Placement::Deferred || placement == Placement::NoRoom) break;
+      if (placement == Placement::Blocked) blocked_.push_back(task);
+      from->erase(cheapest);
+      --ready_count_;
+      if (placement == Placement::Blocked) break; // its data is on the way; retried first
+    }
+  }
+}
+
 void Helper::dispatch() {
   // Tasks whose data was out of reach go first: they are the oldest, and
   // letting newer tasks take the room that was made for them would livelock.
@@ -226,17 +291,10 @@ void Helper::dispatch() {
     blocked_.pop_front();
     if (place(task) != Placement::Dispatched) blocked_.push_back(std::move(task));
   }
-  for (auto &by_kind : ready_) {
-    for (std::deque<TaskRef> &queue : by_kind) {
-      while (!queue.empty()) {
-        Placement placement = place(queue.front());
-        if (placement == Placement::NoRoom) break;
-        if (placement == Placement::Blocked) blocked_.push_back(queue.front());
-        queue.pop_front();
-        --ready_count_;
-      }
-    }
-  }
+  for (auto &by_kind : ready_)
+    for (std::deque<TaskRef> &queue : by_kind)
+      dispatch_from(queue);
+  feed_starving_devices();
   // relaxed: a hint for DirectRelease workers; a stale value costs at most
   // one normal task run before a high-priority one.
   urgent_waiting_.store(static_cast<unsigned>(ready_[0][0].size() + ready_[0][1].size() + blocked_.size()),

@@ -48,7 +48,12 @@ public:
   void join();
 
 private:
-  enum class Placement { Dispatched, Blocked, NoRoom };
+  enum class Placement {
+    Dispatched,
+    Blocked, // its data was not yet in reach; retried first
+    NoRoom,  // no space where it may run has room
+    Deferred // it waits for a space with its data, now full
+  };
 
   void run();
   bool drain_queues();
@@ -59,7 +64,11 @@ private:
   void make_ready(TaskRef task);
   bool goes_first(Task &task) const;
   void dispatch();
-  Placement place(const TaskRef &task);
+  void dispatch_from(std::deque<TaskRef> &queue);
+  void feed_starving_devices();
+  bool starving(int space) const;
+  // Places `task`, in `only_space` when given (>= 0) and eligible.
+  Placement place(const TaskRef &task, int only_space = -1);
   bool eligible(const Task &task, int space) const;
   bool has_room(int space) const;
   double estimate_seconds(const Task &task, int space) const;
@@ -82,6 +91,9 @@ private:
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;
   static constexpr unsigned host_places_per_worker = 8;
+  // Ready tasks looked at past ones that wait for a full space: far enough
+  // to find work for a space that frees up, near enough to keep order.
+  static constexpr unsigned affinity_window = 64;
   unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
   std::vector<double> queued_seconds_; // per space: estimated work staged there

@@ -84,7 +84,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
       tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
   policy_ = make_scheduling_policy(config.scheduler);
-  if (!policy_) fatal("CSS_SCHEDULER='" + config.scheduler + "' is not one of locality, eager, round-robin");
+  if (!policy_)
+    fatal("CSS_SCHEDULER='" + config.scheduler +
+          "' is not one of locality, locality-nowait, eager, round-robin");
 
   WorkerContext context{
       &queues_.completions, &queues_.signal, stats_.get(), &trace_, &stop_, &RuntimeImpl::clock_of, this,

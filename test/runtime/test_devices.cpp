@@ -153,6 +153,7 @@ std::vector<Config> device_configs() {
       configs.push_back(sim_config(2, 3, policy, "8K", scheduler));
     }
   configs.push_back(sim_config(1, 2, CachePolicy::WriteBack, "50%", "locality"));
+  configs.push_back(sim_config(2, 3, CachePolicy::WriteBack, "8K", "locality-nowait"));
   return configs;
 }
 
