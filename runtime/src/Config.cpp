@@ -69,8 +69,11 @@ unsigned parse_count(const char *name, const char *text, unsigned low, unsigned 
   return static_cast<unsigned>(value);
 }
 
-bool parse_flag(const char *text) {
-  return std::string(text) != "0" && std::string(text) != "no";
+bool parse_flag(const char *name, const char *text) {
+  const std::string value(text);
+  if (value == "1" || value == "yes" || value == "true" || value == "on") return true;
+  if (value == "0" || value == "no" || value == "false" || value == "off") return false;
+  fatal(std::string(name) + "='" + value + "' is not a switch (1/0, yes/no, true/false, on/off)");
 }
 
 } // namespace
@@ -106,11 +109,12 @@ Config Config::from_environment() {
       fatal(std::string("CSS_RENAME_MEMORY='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_PREFETCH_DEPTH"))
     config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64);
-  if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag(v);
-  if (const char *v = variable("CSS_FAN_OUT_FIRST")) config.fan_out_first = parse_flag(v);
-  if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag(v);
+  if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag("CSS_WB_CLEAN", v);
+  if (const char *v = variable("CSS_FAN_OUT_FIRST"))
+    config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
+  if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag("CSS_PIN_HOST", v);
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
-  if (const char *v = variable("CSS_STATS")) config.stats = parse_flag(v);
+  if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
   if (const char *v = variable("CSS_DAG")) config.dag_file = v;
   if (const char *v = variable("CSS_TRACE")) config.trace_file = v;
   return config;

@@ -78,6 +78,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_GPU_MEMORY", "64K"},
                          {"CSS_RENAME_MEMORY", "1M"},
                          {"CSS_STATS", "1"},
+                         {"CSS_FAN_OUT_FIRST", "0"},
                          {"CSS_DAG", "graph.dot"}});
   const Config config = Config::from_environment();
   EXPECT_EQ(config.num_cpus, 3u);
@@ -88,18 +89,21 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.device_memory, "64K");
   EXPECT_EQ(config.rename_memory, std::size_t{1} << 20);
   EXPECT_TRUE(config.stats);
+  EXPECT_FALSE(config.fan_out_first);
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
-  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_CACHE_POLICY", "CSS_STATS", "CSS_DAG"})
+  for (const char *name :
+       {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_CACHE_POLICY", "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_DAG"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
   EXPECT_EQ(config.sim_devices, 0u);
   EXPECT_EQ(config.cache_policy, CachePolicy::WriteBack);
   EXPECT_FALSE(config.stats);
+  EXPECT_TRUE(config.fan_out_first);
   EXPECT_TRUE(config.dag_file.empty());
 }
 
@@ -123,7 +127,8 @@ INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
                                            std::pair{"CSS_SIM_DEVICES", "2x"},
                                            std::pair{"CSS_CACHE_POLICY", "writeback"},
                                            std::pair{"CSS_GPU_MEMORY", "lots"},
-                                           std::pair{"CSS_RENAME_MEMORY", "50%"}),
+                                           std::pair{"CSS_RENAME_MEMORY", "50%"},
+                                           std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}),
                          [](const auto &info) {
                            std::string name = std::string(info.param.first) + "_" + info.param.second;
                            for (char &c : name)
