@@ -1,4 +1,5 @@
 #include "Config.hpp"
+#include "DeviceModel.hpp"
 #include "Fatal.hpp"
 
 #include <cerrno>
@@ -98,6 +99,11 @@ Config Config::from_environment() {
       fatal("CSS_CACHE_POLICY='" + policy + "' is not one of nocache, wt, wb");
   }
   if (const char *v = variable("CSS_SCHEDULER")) config.scheduler = v;
+  if (const char *v = variable("CSS_SIM_MODEL")) {
+    std::string error;
+    if (!DeviceModel::parse(v, error)) fatal(std::string("CSS_SIM_MODEL: ") + error);
+    config.sim_model = v;
+  }
   if (const char *v = variable("CSS_GPU_MEMORY")) {
     std::size_t probe = 0;
     if (!parse_memory_size(v, 100, probe))
@@ -110,6 +116,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_PREFETCH_DEPTH"))
     config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64);
   if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag("CSS_WB_CLEAN", v);
+  if (const char *v = variable("CSS_EARLY_WRITE_BACK"))
+    config.early_write_back = parse_flag("CSS_EARLY_WRITE_BACK", v);
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag("CSS_PIN_HOST", v);

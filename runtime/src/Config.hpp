@@ -14,15 +14,18 @@ enum class CachePolicy { NoCache, WriteThrough, WriteBack };
 const char *to_string(CachePolicy policy);
 
 struct Config {
-  unsigned num_cpus = 1;                             // CSS_NUM_CPUS: host worker threads
-  int num_gpus = -1;                                 // CSS_NUM_GPUS: GPUs to use, -1 = all present
-  unsigned sim_devices = 0;                          // CSS_SIM_DEVICES: simulated accelerators
+  unsigned num_cpus = 1;    // CSS_NUM_CPUS: host worker threads
+  int num_gpus = -1;        // CSS_NUM_GPUS: GPUs to use, -1 = all present
+  unsigned sim_devices = 0; // CSS_SIM_DEVICES: simulated accelerators
+  std::string sim_model; // CSS_SIM_MODEL: simulated devices model time instead of computing (DeviceModel.hpp)
   CachePolicy cache_policy = CachePolicy::WriteBack; // CSS_CACHE_POLICY: nocache | wt | wb
   std::string scheduler = "locality";                // CSS_SCHEDULER: locality | eager | round-robin
   std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
   bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background
   unsigned prefetch_depth = 2;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  bool early_write_back = true;  // CSS_EARLY_WRITE_BACK=0 to disable: a barrier copies each value home as
+                                 // soon as its last task finishes, not after the last task of all
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
   bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)

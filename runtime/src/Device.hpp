@@ -3,8 +3,9 @@
 //
 // The helper decides what moves where (Directory, SoftwareCache); a device's
 // own worker performs every operation that touches that device, so only that
-// thread makes its CUDA calls. Two implementations: SimDevice (memory in the
-// host, synchronous copies, host task bodies) and CudaDevice.
+// thread makes its CUDA calls. Three implementations: SimDevice (memory in
+// the host, synchronous copies, host task bodies), ModelDevice (no data:
+// time from a model, CSS_SIM_MODEL) and CudaDevice.
 #pragma once
 
 #include "DataObject.hpp"
@@ -109,6 +110,11 @@ private:
 };
 
 std::unique_ptr<Device> make_sim_device(int space);
+
+struct DeviceModel;
+// `count` simulated devices that model time instead of computing (CSS_SIM_MODEL).
+std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
+                                                        const DeviceModel &model);
 
 // The CUDA devices present (empty without CUDA support or GPUs), limited to
 // `max_devices` (negative: all).

@@ -4,6 +4,7 @@
 #include "Runtime.hpp"
 #include "CpuWorkers.hpp"
 #include "DependencyTracker.hpp"
+#include "DeviceModel.hpp"
 #include "Directory.hpp"
 #include "Fatal.hpp"
 #include "Helper.hpp"
@@ -67,6 +68,12 @@ private:
 namespace {
 
 std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
+  if (config.sim_devices > 0 && !config.sim_model.empty()) {
+    std::string error;
+    std::optional<DeviceModel> model = DeviceModel::parse(config.sim_model, error);
+    if (!model) fatal("CSS_SIM_MODEL: " + error);
+    return make_model_devices(1, config.sim_devices, *model);
+  }
   if (config.sim_devices > 0) {
     std::vector<std::unique_ptr<Device>> devices;
     for (unsigned i = 0; i < config.sim_devices; ++i)
@@ -235,8 +242,10 @@ void RuntimeImpl::barrier() {
   // Sent now rather than after the last task: the values that are final
   // early (in blocked codes, most of them) go home while the rest computes,
   // so the barrier does not end with every result copied at once.
-  auto request = request_flush(std::move(objects), true);
+  std::shared_ptr<FlushRequest> request;
+  if (config.early_write_back) request = request_flush(std::move(objects), true);
   wait_for_all();
+  if (!config.early_write_back) request = request_flush(std::move(objects), false);
   wait_for(request);
   tracker_.forget_tasks();
 }

@@ -1,0 +1,265 @@
+// ModelDevice: a simulated accelerator that models time instead of
+// computing (CSS_SIM_MODEL; see DeviceModel.hpp).
+//
+// Like a GPU worker it has three in-order engines: fetches (host to device
+// and peer to peer) on `in`, task bodies on `compute`, write-backs on `out`.
+// Each command is laid out on them when it arrives, from the model's costs,
+// and its completion is reported when the runtime clock reaches the end of
+// its last phase. Copies over the host's links also share the host's total
+// bandwidth with the other modelled devices (SharedLink).
+#include "Device.hpp"
+#include "DeviceModel.hpp"
+#include "Fatal.hpp"
+#include "StatsCounters.hpp"
+#include "Trace.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace gpuss {
+
+// One direction of the host's links, shared by every modelled device: a
+// fluid model in time buckets. A copy proceeds at its own link's rate while
+// the aggregate has capacity left in a bucket, and at what is left
+// otherwise, so concurrent copies of several devices share the aggregate
+// and later copies fill gaps earlier ones left.
+class SharedLink {
+public:
+  explicit SharedLink(double rate) : rate_(rate) {}
+
+  // When `bytes` sent from `start` at up to `own_rate` arrive. `now` is a
+  // lower bound of every later start (buckets before it are forgotten).
+  double transfer(double start, double bytes, double own_rate, double now) {
+    if (rate_ <= 0) return start + bytes / own_rate;
+    std::lock_guard lock(mutex_);
+    forget_before(now);
+    double t = std::max(start, static_cast<double>(first_) * bucket_seconds);
+    // Bucket numbers count on from the first; recomputing them from t would
+    // round back into a bucket already full.
+    auto bucket = std::max(first_, static_cast<std::size_t>(t / bucket_seconds));
+    for (double remaining = bytes;; ++bucket) {
+      double &used = used_in(bucket);
+      double bucket_end = static_cast<double>(bucket + 1) * bucket_seconds;
+      double span = std::max(bucket_end - t, 0.0);
+      double sendable = std::min(own_rate * span, std::max(0.0, rate_ * bucket_seconds - used));
+      if (sendable > 0 && sendable >= remaining) {
+        used += remaining;
+        return t + span * remaining / sendable;
+      }
+      used += sendable;
+      remaining -= sendable;
+      t = bucket_end;
+    }
+  }
+
+private:
+  static constexpr double bucket_seconds = 50e-6;
+  double &used_in(std::size_t bucket) {
+    if (bucket >= first_ + used_.size()) used_.resize(bucket - first_ + 1, 0.0);
+    return used_[bucket - first_];
+  }
+  void forget_before(double now) {
+    auto bucket = static_cast<std::size_t>(std::max(0.0, now) / bucket_seconds);
+    while (first_ < bucket && !used_.empty()) {
+      used_.pop_front();
+      ++first_;
+    }
+    if (used_.empty()) first_ = std::max(first_, bucket);
+  }
+  std::mutex mutex_;
+  const double rate_;
+  std::size_t first_ = 0;   // bucket number of used_.front(); guarded by mutex_
+  std::deque<double> used_; // bytes already carried in each bucket; guarded by mutex_
+};
+
+struct HostLinks {
+  explicit HostLinks(const DeviceModel &model) : h2d(model.host_h2d), d2h(model.host_d2h) {}
+  SharedLink h2d, d2h;
+};
+
+namespace {
+
+// Address space for the pool that is never backed: the modelled device
+// holds no data, and any access through its addresses faults at once.
+class ReservedAddresses {
+public:
+  explicit ReservedAddresses(std::size_t bytes) : bytes_(std::max<std::size_t>(bytes, 1)) {
+    void *base = mmap(nullptr, bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) fatal("cannot reserve " + std::to_string(bytes_) + " bytes of address space");
+    base_ = static_cast<std::byte *>(base);
+  }
+  ~ReservedAddresses() { munmap(base_, bytes_); }
+  ReservedAddresses(const ReservedAddresses &) = delete;
+  ReservedAddresses &operator=(const ReservedAddresses &) = delete;
+  std::byte *base() const { return base_; }
+
+private:
+  std::size_t bytes_;
+  std::byte *base_ = nullptr;
+};
+
+class ModelDevice final : public Device {
+public:
+  ModelDevice(int space, std::shared_ptr<const DeviceModel> model, std::shared_ptr<HostLinks> links)
+      : Device(space), model_(std::move(model)), links_(std::move(links)) {}
+  ~ModelDevice() override { stop(); }
+
+  DeviceKind kind() const override { return DeviceKind::Simulated; }
+  std::string name() const override { return "model" + std::to_string(index()); }
+  std::size_t total_memory() const override { return model_->memory; }
+  double bandwidth_from(int from_space) const override { return from_space == 0 ? model_->h2d : model_->p2p; }
+  bool can_copy_from_device(int) const override { return true; }
+
+  void start(std::size_t pool_bytes, WorkerContext context) override {
+    context_ = context;
+    pool_ = std::make_unique<ReservedAddresses>(pool_bytes);
+    thread_ = std::jthread([this] { run(); });
+  }
+  void stop() override {
+    if (!thread_.joinable()) return;
+    inbox_.wake_all();
+    thread_ = {};
+  }
+  std::byte *pool_base() const override { return pool_->base(); }
+  void submit(DeviceCommand command) override { inbox_.push(Arrival{std::move(command), context_.now()}); }
+
+private:
+  struct Arrival {
+    DeviceCommand command;
+    double at = 0;
+  };
+  // A command laid out on the engines: when each phase starts and ends.
+  struct Timeline {
+    DeviceCommand command;
+    double fetch_start = 0, fetch_end = 0, task_start = 0, task_end = 0, out_start = 0, done = 0;
+  };
+  static bool later(const Timeline &a, const Timeline &b) { return a.done > b.done; }
+
+  // When a copy started at `start` on this device's engine ends.
+  double copy_done(const Transfer &transfer, double start) {
+    double bytes = static_cast<double>(transfer.shape().payload_bytes());
+    if (transfer.from_space == 0) return links_->h2d.transfer(start, bytes, model_->h2d, context_.now());
+    if (transfer.to_space == 0) return links_->d2h.transfer(start, bytes, model_->d2h, context_.now());
+    return start + bytes / model_->p2p;
+  }
+
+  Timeline lay_out(Arrival arrival) {
+    Timeline line;
+    DeviceCommand &command = arrival.command;
+    if (!command.task) { // write-backs, on the out engine
+      line.out_start = std::max(arrival.at, out_free_);
+      double t = line.out_start;
+      for (const Transfer &transfer : command.before)
+        t = copy_done(transfer, t);
+      out_free_ = line.done = t;
+    } else {
+      line.fetch_start = std::max(arrival.at, in_free_);
+      double t = line.fetch_start;
+      for (const Transfer &transfer : command.before)
+        t = copy_done(transfer, t);
+      in_free_ = line.fetch_end = t;
+      line.task_start = std::max(t, compute_free_);
+      compute_free_ = line.task_end = line.task_start + model_->seconds_for(command.task->label);
+      line.done = line.task_end;
+      if (!command.after.empty()) {
+        line.out_start = std::max(line.task_end, out_free_);
+        t = line.out_start;
+        for (const Transfer &transfer : command.after)
+          t = copy_done(transfer, t);
+        out_free_ = line.done = t;
+      }
+    }
+    line.command = std::move(command);
+    return line;
+  }
+
+  void complete(Timeline &line) {
+    DeviceCommand &command = line.command;
+    auto bytes = [](const std::vector<Transfer> &transfers) {
+      std::uint64_t total = 0;
+      for (const Transfer &t : transfers)
+        total += t.shape().payload_bytes();
+      return total;
+    };
+    bool tracing = context_.trace->enabled();
+    if (command.task) {
+      Task &task = *command.task;
+      task.start_time = line.task_start;
+      task.end_time = line.task_end;
+      Stats::add(context_.stats->device_busy_ns[index()],
+                 static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
+      Stats::add(context_.stats->device_tasks[index()], 1);
+      if (tracing) {
+        if (!command.before.empty())
+          context_.trace->record(name() + " in", "fetch", line.fetch_start, line.fetch_end,
+                                 bytes(command.before));
+        context_.trace->record(name(), task.label, task.start_time, task.end_time);
+        if (!command.after.empty())
+          context_.trace->record(name() + " out", "write-back", line.out_start, line.done,
+                                 bytes(command.after));
+      }
+    } else if (tracing) {
+      context_.trace->record(name() + " out", "write-back", line.out_start, line.done, bytes(command.before));
+    }
+    Completion done{command.task, space(), std::move(command.before)};
+    done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
+                          std::make_move_iterator(command.after.end()));
+    context_.report(std::move(done));
+  }
+
+  void run() {
+    std::vector<Timeline> pending; // a heap, earliest completion first
+    const std::atomic<bool> &stop = *context_.stop;
+    for (;;) {
+      std::uint32_t ticket = inbox_.prepare();
+      Arrival arrival;
+      while (inbox_.try_pop(arrival)) {
+        pending.push_back(lay_out(std::move(arrival)));
+        std::push_heap(pending.begin(), pending.end(), later);
+        arrival = Arrival{};
+      }
+      double now = context_.now();
+      while (!pending.empty() && pending.front().done <= now) {
+        std::pop_heap(pending.begin(), pending.end(), later);
+        complete(pending.back());
+        pending.pop_back();
+      }
+      if (pending.empty()) {
+        if (stop.load(std::memory_order_acquire)) return;
+        inbox_.wait(ticket, context_.spin_rounds);
+        continue;
+      }
+      // Sleep until the next completion, but look at new commands at least
+      // every 200 us: a write-back that arrives now may end before it.
+      double wait = std::min(pending.front().done - now, 200e-6);
+      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    }
+  }
+
+  std::shared_ptr<const DeviceModel> model_;
+  std::shared_ptr<HostLinks> links_;
+  WorkerContext context_;
+  std::unique_ptr<ReservedAddresses> pool_;
+  Inbox<Arrival> inbox_;
+  double in_free_ = 0, compute_free_ = 0, out_free_ = 0; // worker thread only
+  std::jthread thread_;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
+                                                        const DeviceModel &model) {
+  auto shared_model = std::make_shared<const DeviceModel>(model);
+  auto links = std::make_shared<HostLinks>(model);
+  std::vector<std::unique_ptr<Device>> devices;
+  for (unsigned i = 0; i < count; ++i)
+    devices.push_back(std::make_unique<ModelDevice>(first_space + static_cast<int>(i), shared_model, links));
+  return devices;
+}
+
+} // namespace gpuss
