@@ -102,6 +102,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_SIM_MODEL")) {
     std::string error;
     if (!DeviceModel::parse(v, error)) fatal(std::string("CSS_SIM_MODEL: ") + error);
+    if (config.sim_devices == 0)
+      fatal("CSS_SIM_MODEL is set but CSS_SIM_DEVICES is not: the model applies to simulated devices only");
     config.sim_model = v;
   }
   if (const char *v = variable("CSS_GPU_MEMORY")) {

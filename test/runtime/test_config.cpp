@@ -129,7 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
                                            std::pair{"CSS_GPU_MEMORY", "lots"},
                                            std::pair{"CSS_RENAME_MEMORY", "50%"},
                                            std::pair{"CSS_FAN_OUT_FIRST", "sometimes"},
-                                           std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"}),
+                                           std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                                           std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
                          [](const auto &info) {
                            std::string name = std::string(info.param.first) + "_" + info.param.second;
                            for (char &c : name)
