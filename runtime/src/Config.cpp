@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 namespace gpuss {
@@ -27,30 +28,34 @@ unsigned Config::default_num_cpus() {
   return cores > 2 ? cores - 1 : 1;
 }
 
-bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &bytes) {
+bool parse_quantity(const std::string &text, std::initializer_list<Unit> units, double &value) {
   if (text.empty()) return false;
   char *end = nullptr;
   errno = 0;
-  double value = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || value < 0) return false;
-  std::string suffix(end);
-  double multiplier = 1;
-  if (suffix == "%") {
-    if (value > 100) return false;
-    bytes = static_cast<std::size_t>(static_cast<double>(total) * value / 100.0);
+  double number = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end == text.c_str() || number < 0) return false;
+  for (const Unit &unit : units)
+    if (std::strcmp(end, unit.suffix) == 0) {
+      value = number * unit.multiplier;
+      return true;
+    }
+  return false;
+}
+
+bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &bytes) {
+  constexpr double K = 1024.0, M = K * 1024, G = M * 1024;
+  double percent = 0, value = 0;
+  if (parse_quantity(text, {{"%", 1}}, percent)) {
+    if (percent > 100) return false;
+    bytes = static_cast<std::size_t>(static_cast<double>(total) * percent / 100.0);
     return true;
   }
-  if (suffix.empty() || suffix == "B")
-    multiplier = 1;
-  else if (suffix == "K" || suffix == "k" || suffix == "KiB")
-    multiplier = 1024.0;
-  else if (suffix == "M" || suffix == "MiB")
-    multiplier = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GiB")
-    multiplier = 1024.0 * 1024 * 1024;
-  else
+  if (!parse_quantity(
+          text,
+          {{"", 1}, {"B", 1}, {"K", K}, {"k", K}, {"KiB", K}, {"M", M}, {"MiB", M}, {"G", G}, {"GiB", G}},
+          value))
     return false;
-  bytes = static_cast<std::size_t>(value * multiplier);
+  bytes = static_cast<std::size_t>(value);
   return true;
 }
 

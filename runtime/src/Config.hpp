@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 
 namespace gpuss {
@@ -46,5 +47,14 @@ struct Config {
 // Parse "123", "4K", "2G", "75%": a byte count, or a share of `total`.
 // Returns false on malformed text.
 bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &bytes);
+
+// A unit suffix and what it multiplies by.
+struct Unit {
+  const char *suffix;
+  double multiplier;
+};
+// Parse a non-negative number followed by one of `units` ("" for none, if
+// listed). Returns false on malformed text or an unknown unit.
+bool parse_quantity(const std::string &text, std::initializer_list<Unit> units, double &value);
 
 } // namespace gpuss

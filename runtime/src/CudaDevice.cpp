@@ -324,32 +324,20 @@ private:
       CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, event.get(), flight.done.get()));
       return now - milliseconds * 1e-3;
     };
-    auto bytes = [](const std::vector<Transfer> &transfers) {
-      std::uint64_t total = 0;
-      for (const Transfer &t : transfers)
-        total += t.shape().payload_bytes();
-      return total;
-    };
     bool tracing = context_.trace->enabled();
     if (tracing && !command.before.empty())
       context_.trace->record(name_ + (command.task ? " in" : " out"), command.task ? "fetch" : "write-back",
-                             at(flight.copies_start), at(flight.copies_end), bytes(command.before));
+                             at(flight.copies_start), at(flight.copies_end), payload_bytes(command.before));
     if (command.task) {
       Task &task = *command.task;
       task.start_time = at(flight.task_start);
       task.end_time = at(flight.task_end);
-      Stats::add(context_.stats->device_busy_ns[index()],
-                 static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
-      Stats::add(context_.stats->device_tasks[index()], 1);
-      if (tracing) context_.trace->record(name_, task.label, task.start_time, task.end_time);
+      context_.count_device_task(index(), name_, task);
       if (tracing && !command.after.empty())
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
-                               bytes(command.after));
+                               payload_bytes(command.after));
     }
-    Completion done{command.task, space(), std::move(command.before)};
-    done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
-                          std::make_move_iterator(command.after.end()));
-    context_.report(std::move(done));
+    context_.report_done(command, space());
   }
 
   void run(std::latch &ready) {

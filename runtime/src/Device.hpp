@@ -64,7 +64,15 @@ struct WorkerContext {
     completions->push(std::move(completion));
     helper_signal->notify();
   }
+  // A device ran `task` between its start_time and end_time: count it in
+  // the stats and draw it on `track` of the trace.
+  void count_device_task(int device_index, const std::string &track, const Task &task) const;
+  // Reports `command` done in `space`, with all its transfers.
+  void report_done(DeviceCommand &command, int space) const;
 };
+
+// The bytes a list of transfers moves.
+std::uint64_t payload_bytes(const std::vector<Transfer> &transfers);
 
 enum class DeviceKind { Simulated, Cuda };
 

@@ -1,52 +1,20 @@
 #include "DeviceModel.hpp"
-#include "Config.hpp" // parse_memory_size
+#include "Config.hpp" // parse_quantity, parse_memory_size
 
-#include <cerrno>
-#include <cstdlib>
 #include <sstream>
 
 namespace gpuss {
 
 namespace {
 
-// "318us" -> 318e-6. False if malformed or negative.
+// "318us" -> 318e-6 seconds.
 bool parse_duration(const std::string &text, double &seconds) {
-  char *end = nullptr;
-  errno = 0;
-  double value = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || value < 0) return false;
-  std::string unit(end);
-  if (unit.empty() || unit == "s")
-    seconds = value;
-  else if (unit == "ms")
-    seconds = value * 1e-3;
-  else if (unit == "us")
-    seconds = value * 1e-6;
-  else if (unit == "ns")
-    seconds = value * 1e-9;
-  else
-    return false;
-  return true;
+  return parse_quantity(text, {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}}, seconds);
 }
 
 // "53G" -> 53e9 bytes per second (decimal, as link rates are quoted).
 bool parse_rate(const std::string &text, double &bytes_per_second) {
-  char *end = nullptr;
-  errno = 0;
-  double value = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || value < 0) return false;
-  std::string unit(end);
-  double multiplier = 1;
-  if (unit == "K")
-    multiplier = 1e3;
-  else if (unit == "M")
-    multiplier = 1e6;
-  else if (unit == "G")
-    multiplier = 1e9;
-  else if (!unit.empty())
-    return false;
-  bytes_per_second = value * multiplier;
-  return true;
+  return parse_quantity(text, {{"", 1}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}}, bytes_per_second);
 }
 
 } // namespace

@@ -180,36 +180,21 @@ private:
 
   void complete(Timeline &line) {
     DeviceCommand &command = line.command;
-    auto bytes = [](const std::vector<Transfer> &transfers) {
-      std::uint64_t total = 0;
-      for (const Transfer &t : transfers)
-        total += t.shape().payload_bytes();
-      return total;
-    };
-    bool tracing = context_.trace->enabled();
+    Trace &trace = *context_.trace;
     if (command.task) {
       Task &task = *command.task;
       task.start_time = line.task_start;
       task.end_time = line.task_end;
-      Stats::add(context_.stats->device_busy_ns[index()],
-                 static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
-      Stats::add(context_.stats->device_tasks[index()], 1);
-      if (tracing) {
-        if (!command.before.empty())
-          context_.trace->record(name() + " in", "fetch", line.fetch_start, line.fetch_end,
-                                 bytes(command.before));
-        context_.trace->record(name(), task.label, task.start_time, task.end_time);
-        if (!command.after.empty())
-          context_.trace->record(name() + " out", "write-back", line.out_start, line.done,
-                                 bytes(command.after));
-      }
-    } else if (tracing) {
-      context_.trace->record(name() + " out", "write-back", line.out_start, line.done, bytes(command.before));
+      context_.count_device_task(index(), name(), task);
+      if (trace.enabled() && !command.before.empty())
+        trace.record(name() + " in", "fetch", line.fetch_start, line.fetch_end,
+                     payload_bytes(command.before));
+      if (trace.enabled() && !command.after.empty())
+        trace.record(name() + " out", "write-back", line.out_start, line.done, payload_bytes(command.after));
+    } else if (trace.enabled()) {
+      trace.record(name() + " out", "write-back", line.out_start, line.done, payload_bytes(command.before));
     }
-    Completion done{command.task, space(), std::move(command.before)};
-    done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
-                          std::make_move_iterator(command.after.end()));
-    context_.report(std::move(done));
+    context_.report_done(command, space());
   }
 
   void run() {

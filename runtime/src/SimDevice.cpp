@@ -67,7 +67,6 @@ private:
   void run() {
     DeviceCommand command;
     while (inbox_.pop(command, *context_.stop, context_.spin_rounds)) {
-      Completion done{command.task, space(), {}};
       for (Transfer &transfer : command.before)
         copy(transfer);
       if (command.task) {
@@ -75,18 +74,11 @@ private:
         task.start_time = context_.now();
         run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
         task.end_time = context_.now();
-        Stats::add(context_.stats->device_busy_ns[index()],
-                   static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
-        Stats::add(context_.stats->device_tasks[index()], 1);
-        if (context_.trace->enabled())
-          context_.trace->record(name(), task.label, task.start_time, task.end_time);
+        context_.count_device_task(index(), name(), task);
       }
       for (Transfer &transfer : command.after)
         copy(transfer);
-      done.transfers = std::move(command.before);
-      done.transfers.insert(done.transfers.end(), std::make_move_iterator(command.after.begin()),
-                            std::make_move_iterator(command.after.end()));
-      context_.report(std::move(done));
+      context_.report_done(command, space());
       command = DeviceCommand{};
     }
   }
