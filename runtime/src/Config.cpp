@@ -125,6 +125,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag("CSS_WB_CLEAN", v);
   if (const char *v = variable("CSS_EARLY_WRITE_BACK"))
     config.early_write_back = parse_flag("CSS_EARLY_WRITE_BACK", v);
+  if (const char *v = variable("CSS_CRITICAL_PATH"))
+    config.critical_path = parse_flag("CSS_CRITICAL_PATH", v);
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag("CSS_PIN_HOST", v);

@@ -24,9 +24,12 @@ struct Config {
   std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
   bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background
-  unsigned prefetch_depth = 2;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  unsigned prefetch_depth = 6;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
   bool early_write_back = true;  // CSS_EARLY_WRITE_BACK=0 to disable: a barrier copies each value home as
                                  // soon as its last task finishes, not after the last task of all
+  bool critical_path = true;     // CSS_CRITICAL_PATH=0 to disable: with accelerators, a barrier ranks the
+                                 // unfinished tasks by the longest chain after each, and ready tasks go in
+                                 // rank order
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
   bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)

@@ -1,6 +1,8 @@
 #include "Helper.hpp"
+
 #include "Fatal.hpp"
 #include "StatsCounters.hpp"
+#include <algorithm>
 
 namespace gpuss {
 
@@ -56,6 +58,15 @@ bool Helper::drain_queues() {
   }
   for (DataObject *object : queues_.retired.drain())
     directory_.retire(object);
+  if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
+    // Tasks already waiting were queued before they had ranks.
+    for (auto &by_kind : ready_)
+      for (std::deque<TaskRef> &queue : by_kind)
+        std::stable_sort(queue.begin(), queue.end(), [](const TaskRef &a, const TaskRef &b) {
+          return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
+        });
+    progress = true;
+  }
   for (TaskRef &task : queues_.ready.drain()) {
     make_ready(std::move(task));
     progress = true;
@@ -113,7 +124,16 @@ bool Helper::goes_first(Task &task) const {
 void Helper::make_ready(TaskRef task) {
   bool gpu = task->device_kind == CSS_DEVICE_CUDA;
   bool first = goes_first(*task);
-  ready_[first ? 0 : 1][gpu ? 1 : 0].push_back(std::move(task));
+  std::deque<TaskRef> &queue = ready_[first ? 0 : 1][gpu ? 1 : 0];
+  // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is
+  // bounded so that a huge ready list costs at most that much per task.
+  std::uint32_t rank = task->rank.load(std::memory_order_relaxed);
+  auto at = queue.end();
+  for (unsigned steps = 0; rank > 0 && steps < rank_walk_limit && at != queue.begin() &&
+                           (*std::prev(at))->rank.load(std::memory_order_relaxed) < rank;
+       ++steps)
+    --at;
+  queue.insert(at, std::move(task));
   ++ready_count_;
   Stats::raise_to(stats_.max_ready, ready_count_);
 }

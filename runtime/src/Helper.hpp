@@ -33,7 +33,8 @@ struct HelperQueues {
   BatchQueue<Completion> completions;
   BatchQueue<DataObject *> retired;
   BatchQueue<std::shared_ptr<FlushRequest>> flushes;
-  WakeSignal signal; // rung by every producer of the queues above
+  std::atomic<bool> ranked{false}; // the master has just ranked the graph's tasks
+  WakeSignal signal;               // rung by every producer of the queues above
 };
 
 class Helper {
@@ -86,7 +87,7 @@ private:
   std::atomic<bool> &stop_;
 
   // Ready tasks by [goes first][needs a GPU]: high priority or wide fan-out
-  // first, FIFO within.
+  // first; within each, by rank (CSS_CRITICAL_PATH), then FIFO.
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;
@@ -94,6 +95,7 @@ private:
   // Ready tasks looked at past ones that wait for a full space: far enough
   // to find work for a space that frees up, near enough to keep order.
   static constexpr unsigned affinity_window = 64;
+  static constexpr unsigned rank_walk_limit = 1024;
   unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
   std::vector<double> queued_seconds_; // per space: estimated work staged there

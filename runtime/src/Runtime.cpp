@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace gpuss {
@@ -41,6 +42,7 @@ private:
   std::shared_ptr<FlushRequest> request_flush(std::vector<DataObjectRef> objects, bool while_tasks_run);
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
+  void rank_unfinished_tasks();
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
@@ -62,7 +64,9 @@ private:
   std::unique_ptr<Helper> helper_;
   bool finished_ = false;
   double wall_seconds_ = 0;
-  Device *pinning_device_ = nullptr; // the first GPU, which page-locks user memory for all
+  bool ranking_ = false;               // CSS_CRITICAL_PATH with accelerators
+  std::vector<TaskRef> since_barrier_; // submitted since the last barrier, in order (ranking only)
+  Device *pinning_device_ = nullptr;   // the first GPU, which page-locks user memory for all
 };
 
 namespace {
@@ -110,6 +114,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   }
   for (auto &device : devices_)
     if (device->kind() == DeviceKind::Cuda && !pinning_device_) pinning_device_ = device.get();
+  ranking_ = config.critical_path && !devices_.empty();
   directory_ =
       std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_, *stats_);
   DirectRelease direct; // without accelerators, host workers release successors themselves
@@ -154,6 +159,7 @@ void RuntimeImpl::validate(const css_task_desc &desc) const {
 
 void RuntimeImpl::enqueue(const TaskRef &task) {
   live_tasks_.fetch_add(1, std::memory_order_relaxed);
+  if (ranking_) since_barrier_.push_back(task);
   // Before the task can become ready (release_guard below publishes it), so
   // the helper's subtraction at completion always follows this addition.
   if (!devices_.empty())
@@ -239,6 +245,7 @@ void RuntimeImpl::barrier() {
   // Without accelerators every value is already in host memory: nothing to flush.
   tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
   submit_internal(created);
+  rank_unfinished_tasks();
   // Sent now rather than after the last task: the values that are final
   // early (in blocked codes, most of them) go home while the rest computes,
   // so the barrier does not end with every result copied at once.
@@ -248,6 +255,32 @@ void RuntimeImpl::barrier() {
   if (!config.early_write_back) request = request_flush(std::move(objects), false);
   wait_for(request);
   tracker_.forget_tasks();
+}
+
+void RuntimeImpl::rank_unfinished_tasks() {
+  // The master waits in the barrier from here on, so the graph is complete:
+  // rank each task by the longest chain of tasks that follows it (HEFT's
+  // upward rank, counted in tasks), and let the helper hand out ready tasks
+  // in that order. In a right-looking factorisation this runs the leading
+  // block columns ahead, so that later steps work on blocks already on the
+  // devices while the rest of the matrix is still arriving. Submission order
+  // is a topological order (edges only go to later tasks), so walking it
+  // backwards sees every successor before its predecessors. A finished
+  // task has given its successors up and ranks 1, which no longer matters.
+  for (auto it = since_barrier_.rbegin(); it != since_barrier_.rend(); ++it) {
+    Task &task = **it;
+    std::uint32_t longest = 0;
+    {
+      std::lock_guard lock(task.edges_mutex);
+      for (const TaskRef &successor : task.successors)
+        longest = std::max(longest, successor->rank.load(std::memory_order_relaxed));
+    }
+    task.rank.store(longest + 1, std::memory_order_relaxed);
+  }
+  if (since_barrier_.empty()) return;
+  since_barrier_.clear();
+  queues_.ranked.store(true, std::memory_order_release);
+  queues_.signal.notify();
 }
 
 void RuntimeImpl::wait_on(std::span<const css_region> regions) {

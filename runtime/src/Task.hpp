@@ -59,6 +59,9 @@ struct Task {
   std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
   bool high_priority = false;
+  // Longest chain of tasks from this one to the end of the graph, counted
+  // when a barrier makes the graph complete (0: not counted).
+  std::atomic<std::uint32_t> rank{0};
 
   // Graph state. `pending` counts unfinished predecessors plus one guard
   // reference the submitter drops once every edge is in place.

@@ -79,6 +79,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_RENAME_MEMORY", "1M"},
                          {"CSS_STATS", "1"},
                          {"CSS_FAN_OUT_FIRST", "0"},
+                         {"CSS_CRITICAL_PATH", "off"},
                          {"CSS_DAG", "graph.dot"}});
   const Config config = Config::from_environment();
   EXPECT_EQ(config.num_cpus, 3u);
@@ -90,6 +91,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.rename_memory, std::size_t{1} << 20);
   EXPECT_TRUE(config.stats);
   EXPECT_FALSE(config.fan_out_first);
+  EXPECT_FALSE(config.critical_path);
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 

@@ -106,6 +106,7 @@ std::vector<int> order_after_gate(bool fan_out_first) {
   Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
   config.prefetch_depth = 0;
   config.fan_out_first = fan_out_first;
+  config.critical_path = false; // ranks at the barrier would reorder the queue too
   Runtime runtime(config);
   Gate gate;
   Log log;
@@ -140,6 +141,47 @@ TEST(FanOutFirst, DisabledKeepsReadyOrder) {
   ASSERT_EQ(order.size(), 11u);
   EXPECT_EQ(order[8], 1000)
       << "without CSS_FAN_OUT_FIRST the wide task runs after the leaves ready before it";
+}
+
+// With accelerators, a barrier ranks the waiting tasks by the longest chain
+// after each (CSS_CRITICAL_PATH): the head of a chain of six goes ahead of
+// eight leaves that became ready with it, and that were submitted before it.
+// The gate opens only once the master waits in the barrier.
+std::vector<int> order_with_ranks(bool critical_path) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.prefetch_depth = 0;
+  config.critical_path = critical_path;
+  Runtime runtime(config);
+  Gate gate;
+  Log log;
+  int held = 0, chain = 0;
+  std::array<int, 8> leaves{};
+  Task("gate").out(held).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < 8; ++i)
+    Task("leaf").in(held).out(leaves[i]).body([&log, i](TaskEnv) { log.record(i); }).submit(runtime);
+  Task("chain_head").in(held).out(chain).body([&log](TaskEnv) { log.record(1000); }).submit(runtime);
+  for (int c = 1; c < 6; ++c)
+    Task("chain").inout(chain).body([&log, c](TaskEnv) { log.record(1000 + c); }).submit(runtime);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    gate.open();
+  });
+  runtime.barrier();
+  opener.join();
+  EXPECT_FALSE(gate.ran_on_master());
+  return log.order;
+}
+
+TEST(CriticalPath, ChainHeadOvertakesLeavesReadyWithIt) {
+  std::vector<int> order = order_with_ranks(true);
+  ASSERT_EQ(order.size(), 14u);
+  EXPECT_EQ(order.front(), 1000) << "the long chain's head waited behind the leaves";
+}
+
+TEST(CriticalPath, DisabledKeepsReadyOrder) {
+  std::vector<int> order = order_with_ranks(false);
+  ASSERT_EQ(order.size(), 14u);
+  EXPECT_EQ(order.front(), 0) << "without CSS_CRITICAL_PATH the first leaf submitted runs first";
 }
 
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
