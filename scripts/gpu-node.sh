@@ -53,7 +53,7 @@ fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off
   # in turn (defaults first), and a trace of the default on every GPU.
-  echo "== A/B: trsm split, early write-back, fan-out first, locality waiting"
+  echo "== A/B: trsm split, early write-back, fan-out first, locality waiting, critical path, prefetch depth"
   ab() { # label gpus n [env...] -- [cholesky options...]
     local label=$1 g=$2 n=$3; shift 3
     local envs=(); while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done; shift || true
@@ -74,6 +74,10 @@ if [[ $what == ab ]]; then
         ab trsm-leaf-128 "$g" "$n" -- --trsm-leaf 128
         ab fan-out-off "$g" "$n" CSS_FAN_OUT_FIRST=0
         ab early-write-back-off "$g" "$n" CSS_EARLY_WRITE_BACK=0
+        ab critical-path-off "$g" "$n" CSS_CRITICAL_PATH=0
+        ab prefetch-2 "$g" "$n" CSS_PREFETCH_DEPTH=2
+        ab before "$g" "$n" CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait \
+          CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 -- --trsm-leaf 0
         ab locality-nowait "$g" "$n" CSS_SCHEDULER=locality-nowait
       done
       ab trace "$g" "$n" CSS_TRACE="$out/trace-g$g-n$n.json"

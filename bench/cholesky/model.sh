@@ -17,7 +17,7 @@ program="$build/bin/cholesky_host"
 
 links="h2d=53G,d2h=53G,host_h2d=167G,host_d2h=167G,p2p=150G,memory=130G"
 costs="chol_dgemm=318us,chol_dsyrk=186us,chol_dpotrf=1.3ms"
-before="CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait"
+before="CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2"
 
 run() { # gpus n trsm env...
   local g=$1 n=$2 trsm=$3; shift 3
@@ -29,13 +29,15 @@ field() { grep -oE "$1=[0-9.]+" <<<"$2" | head -1 | cut -d= -f2; }
 echo "| runtime | trsm | GPUs | n | seconds | TFLOP/s | peer GB |"
 echo "|---|---|---|---|---|---|---|"
 for trsm in 1128us 500us; do
-  for variant in before default no-early-write-back no-fan-out-first locality-nowait; do
+  for variant in before default no-early-write-back no-fan-out-first locality-nowait no-critical-path prefetch-2; do
     case $variant in
       before) envs=($before) ;;
       default) envs=() ;;
       no-early-write-back) envs=(CSS_EARLY_WRITE_BACK=0) ;;
       no-fan-out-first) envs=(CSS_FAN_OUT_FIRST=0) ;;
       locality-nowait) envs=(CSS_SCHEDULER=locality-nowait) ;;
+      no-critical-path) envs=(CSS_CRITICAL_PATH=0) ;;
+      prefetch-2) envs=(CSS_PREFETCH_DEPTH=2) ;;
     esac
     for gn in "1 49152" "1 65536" "2 65536" "4 65536"; do
       read -r g n <<<"$gn"
