@@ -43,6 +43,7 @@ private:
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
   void rank_unfinished_tasks();
+  void remember_for_ranking(const TaskRef &task);
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
@@ -66,7 +67,8 @@ private:
   double wall_seconds_ = 0;
   bool ranking_ = false;               // CSS_CRITICAL_PATH with accelerators
   std::vector<TaskRef> since_barrier_; // submitted since the last barrier, in order (ranking only)
-  Device *pinning_device_ = nullptr;   // the first GPU, which page-locks user memory for all
+  std::size_t prune_ranking_at_ = 4096;
+  Device *pinning_device_ = nullptr; // the first GPU, which page-locks user memory for all
 };
 
 namespace {
@@ -159,7 +161,7 @@ void RuntimeImpl::validate(const css_task_desc &desc) const {
 
 void RuntimeImpl::enqueue(const TaskRef &task) {
   live_tasks_.fetch_add(1, std::memory_order_relaxed);
-  if (ranking_) since_barrier_.push_back(task);
+  if (ranking_) remember_for_ranking(task);
   // Before the task can become ready (release_guard below publishes it), so
   // the helper's subtraction at completion always follows this addition.
   if (!devices_.empty())
@@ -255,6 +257,17 @@ void RuntimeImpl::barrier() {
   if (!config.early_write_back) request = request_flush(std::move(objects), false);
   wait_for(request);
   tracker_.forget_tasks();
+}
+
+void RuntimeImpl::remember_for_ranking(const TaskRef &task) {
+  // Finished tasks need no rank: dropping them whenever the list has doubled
+  // keeps a program that rarely reaches a barrier from holding every task.
+  if (since_barrier_.size() >= prune_ranking_at_) {
+    std::erase_if(since_barrier_,
+                  [](const TaskRef &t) { return t->completed.load(std::memory_order_acquire); });
+    prune_ranking_at_ = std::max<std::size_t>(4096, 2 * since_barrier_.size());
+  }
+  since_barrier_.push_back(task);
 }
 
 void RuntimeImpl::rank_unfinished_tasks() {
