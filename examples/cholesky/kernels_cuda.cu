@@ -130,6 +130,8 @@ namespace {
 // only ever used by one thread.
 //
 // They are never freed: the process ends right after the runtime does.
+// A GPU runs tasks on several streams (CSS_GPU_STREAMS), but never two potrf
+// tasks at once here: each potrf depends on the one before it.
 struct PotrfWorkspace {
   int ts = 0;
   cusolverDnHandle_t handle = nullptr;

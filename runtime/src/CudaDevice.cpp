@@ -15,6 +15,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -162,8 +163,10 @@ private:
 
 class CudaDevice final : public Device {
 public:
-  CudaDevice(int space, int ordinal, std::shared_ptr<HostRegistrations> registrations, bool pin)
-      : Device(space), ordinal_(ordinal), registrations_(std::move(registrations)), pin_(pin) {
+  CudaDevice(int space, int ordinal, std::shared_ptr<HostRegistrations> registrations, bool pin,
+             unsigned compute_streams)
+      : Device(space), ordinal_(ordinal), registrations_(std::move(registrations)), pin_(pin),
+        lane_count_(std::max(1u, compute_streams)) {
     CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
     cudaDeviceProp properties{};
     CSS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_));
@@ -290,19 +293,25 @@ private:
       // The in stream is in order: this event also covers earlier commands'
       // fetches, which later tasks on this device may read.
       flight->copies_end.record(in_->get());
-      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute_->get(), flight->copies_end.get(), 0));
-      flight->task_start.record(compute_->get());
-      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute_->get(),
-                    cublas_->get());
+      // Tasks take the compute lanes in turn. Staged tasks are independent
+      // (each was ready when dispatched), so a latency-bound kernel (a
+      // trsm, a potrf) can overlap a gemm of another lane.
+      ComputeLane &lane = lanes_[next_lane_++ % lanes_.size()];
+      cudaStream_t compute = lane.stream->get();
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
+      flight->task_start.record(compute);
+      current_stream = compute;
+      current_cublas = lane.cublas->get();
+      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute, lane.cublas->get());
       // A failed launch inside the body would otherwise surface later, at
       // some unrelated call: report it against the task that made it.
       if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
         fatal_for_task(command.task->label, command.task->file, command.task->line,
                        "failed on " + name_ + ": " + cudaGetErrorName(status) + " (" +
                            cudaGetErrorString(status) + ")");
-      flight->task_end.record(compute_->get());
+      flight->task_end.record(compute);
       if (command.after.empty()) {
-        flight->done.record(compute_->get());
+        flight->done.record(compute);
       } else {
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
         flight->after_start.record(out_->get());
@@ -346,12 +355,16 @@ private:
     CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
     pool_ = static_cast<std::byte *>(pool);
     in_ = std::make_unique<CudaStream>();
-    compute_ = std::make_unique<CudaStream>();
     out_ = std::make_unique<CudaStream>();
-    cublas_ = std::make_unique<CublasHandle>();
-    CSS_CUBLAS_CHECK(cublasSetStream(cublas_->get(), compute_->get()));
-    current_stream = compute_->get();
-    current_cublas = cublas_->get();
+    // One cuBLAS handle per lane: a handle's workspace must not be shared by
+    // kernels running at once.
+    for (unsigned i = 0; i < lane_count_; ++i) {
+      ComputeLane lane{std::make_unique<CudaStream>(), std::make_unique<CublasHandle>()};
+      CSS_CUBLAS_CHECK(cublasSetStream(lane.cublas->get(), lane.stream->get()));
+      lanes_.push_back(std::move(lane));
+    }
+    current_stream = lanes_.front().stream->get();
+    current_cublas = lanes_.front().cublas->get();
     ready.count_down();
 
     const std::atomic<bool> &stop = *context_.stop;
@@ -382,9 +395,8 @@ private:
         std::this_thread::sleep_for(std::chrono::microseconds(20));
       }
     }
-    cublas_.reset();
+    lanes_.clear();
     in_.reset();
-    compute_.reset();
     out_.reset();
     CSS_CUDA_CHECK(cudaFree(pool_));
     pool_ = nullptr;
@@ -401,8 +413,14 @@ private:
   WorkerContext context_;
   std::size_t pool_bytes_ = 0;
   std::byte *pool_ = nullptr;
-  std::unique_ptr<CudaStream> in_, compute_, out_;
-  std::unique_ptr<CublasHandle> cublas_;
+  struct ComputeLane {
+    std::unique_ptr<CudaStream> stream;
+    std::unique_ptr<CublasHandle> cublas; // bound to `stream`; declared after it, so destroyed first
+  };
+  std::unique_ptr<CudaStream> in_, out_;
+  unsigned lane_count_;
+  std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
+  std::size_t next_lane_ = 0;
   std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
   Inbox<DeviceCommand> inbox_;
   std::jthread thread_;
@@ -419,16 +437,16 @@ int cuda_device_count() {
   return count;
 }
 
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices,
-                                                       bool pin_host_memory) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices, bool pin_host_memory,
+                                                       unsigned compute_streams) {
   int count = cuda_device_count();
   if (max_devices >= 0) count = std::min(count, max_devices);
   auto registrations = std::make_shared<HostRegistrations>();
   std::vector<std::unique_ptr<Device>> devices;
   std::vector<CudaDevice *> gpus;
   for (int ordinal = 0; ordinal < count; ++ordinal) {
-    auto device =
-        std::make_unique<CudaDevice>(first_space + ordinal, ordinal, registrations, pin_host_memory);
+    auto device = std::make_unique<CudaDevice>(first_space + ordinal, ordinal, registrations, pin_host_memory,
+                                               compute_streams);
     gpus.push_back(device.get());
     devices.push_back(std::move(device));
   }

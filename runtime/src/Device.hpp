@@ -125,9 +125,9 @@ std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigne
                                                         const DeviceModel &model);
 
 // The CUDA devices present (empty without CUDA support or GPUs), limited to
-// `max_devices` (negative: all).
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices,
-                                                       bool pin_host_memory);
+// `max_devices` (negative: all), each running tasks on `compute_streams` streams.
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices, bool pin_host_memory,
+                                                       unsigned compute_streams);
 int cuda_device_count();
 
 } // namespace gpuss

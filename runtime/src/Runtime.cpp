@@ -86,7 +86,7 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.pin_host_memory);
+  return make_cuda_devices(1, config.num_gpus, config.pin_host_memory, config.gpu_streams);
 }
 
 } // namespace
