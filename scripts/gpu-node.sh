@@ -53,7 +53,7 @@ fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off
   # in turn (defaults first), and a trace of the default on every GPU.
-  echo "== A/B: trsm split, early write-back, fan-out first, locality waiting, critical path, prefetch depth"
+  echo "== A/B: trsm split, compute streams, early write-back, fan-out first, locality waiting, critical path, prefetch depth"
   ab() { # label gpus n [env...] -- [cholesky options...]
     local label=$1 g=$2 n=$3; shift 3
     local envs=(); while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done; shift || true
@@ -71,13 +71,15 @@ if [[ $what == ab ]]; then
         ab default "$g" "$n"
         ab trsm-leaf-0 "$g" "$n" -- --trsm-leaf 0
         ab trsm-leaf-512 "$g" "$n" -- --trsm-leaf 512
-        ab trsm-leaf-128 "$g" "$n" -- --trsm-leaf 128
+        ab trsm-leaf-256 "$g" "$n" -- --trsm-leaf 256
+        ab streams-1 "$g" "$n" CSS_GPU_STREAMS=1
+        ab streams-3 "$g" "$n" CSS_GPU_STREAMS=3
         ab fan-out-off "$g" "$n" CSS_FAN_OUT_FIRST=0
         ab early-write-back-off "$g" "$n" CSS_EARLY_WRITE_BACK=0
         ab critical-path-off "$g" "$n" CSS_CRITICAL_PATH=0
         ab prefetch-2 "$g" "$n" CSS_PREFETCH_DEPTH=2
         ab before "$g" "$n" CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait \
-          CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 -- --trsm-leaf 0
+          CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 CSS_GPU_STREAMS=1 -- --trsm-leaf 0
         ab locality-nowait "$g" "$n" CSS_SCHEDULER=locality-nowait
       done
       ab trace "$g" "$n" CSS_TRACE="$out/trace-g$g-n$n.json"

@@ -32,7 +32,7 @@
 #endif
 
 int TS = 512; /* block size; the task items A[TS][TS] read it at each submit */
-int TRSM_LEAF = 256; /* GPU trsm: widest cuBLAS trsm call (trsm_plan.h) */
+int TRSM_LEAF = 0; /* GPU trsm: widest cuBLAS trsm call, 0 = one call (trsm_plan.h) */
 static int NT;  /* blocks per row and column */
 
 /* The matrix: A[j*NT + i] is block (i, j), i >= j. One of the two is used,
@@ -194,8 +194,8 @@ static void usage(const char *message) {
           "  -p s|d        precision (default d)\n"
           "  --check       verify the factor (residual of A x = L L^T x)\n"
           "  --gpu-potrf   factor diagonal blocks on the GPUs (cusolverDn), CUDA build only\n"
-          "  --trsm-leaf W GPU trsm: solve W columns at a time, the rest as gemm (default 256;\n"
-          "                0: one cuBLAS trsm per block)\n",
+          "  --trsm-leaf W GPU trsm: solve W columns at a time, the rest as gemm (default 0:\n"
+          "                one cuBLAS trsm per block)\n",
           message);
   exit(2);
 }

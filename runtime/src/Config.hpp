@@ -32,7 +32,7 @@ struct Config {
                                  // rank order
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
-  unsigned gpu_streams = 2;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
+  unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
   bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
   unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
   bool stats = false;            // CSS_STATS=1: one css-stats: line at finish
