@@ -1,7 +1,7 @@
 #include "Helper.hpp"
-
 #include "Fatal.hpp"
 #include "StatsCounters.hpp"
+
 #include <algorithm>
 
 namespace gpuss {
@@ -40,8 +40,8 @@ void Helper::run() {
   for (;;) {
     std::uint32_t ticket = queues_.signal.prepare();
     bool progress = drain_queues();
-    // Room, readiness and data only change through the queues just drained,
-    // so without progress there is nothing new to place.
+    // Room, readiness and data only change through what drain_queues just
+    // did, so without progress there is nothing new to place.
     if (progress) dispatch();
     if (stop_.load(std::memory_order_acquire) && live_tasks_.load(std::memory_order_acquire) == 0 &&
         !directory_.transfers_in_flight() && flushes_.empty() && queues_.completions.empty())
@@ -56,8 +56,12 @@ bool Helper::drain_queues() {
     on_completion(completion);
     progress = true;
   }
-  for (DataObject *object : queues_.retired.drain())
+  // Retiring an object, like finishing a flush (which drops device copies),
+  // frees device memory that a blocked task may be waiting for.
+  for (DataObject *object : queues_.retired.drain()) {
     directory_.retire(object);
+    progress = true;
+  }
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
     // Tasks already waiting were queued before they had ranks.
     for (auto &by_kind : ready_)
@@ -73,8 +77,10 @@ bool Helper::drain_queues() {
   }
   for (auto &request : queues_.flushes.drain())
     accept_flush(std::move(request));
-  std::erase_if(flushes_,
-                [&](const std::shared_ptr<FlushRequest> &request) { return try_finish_flush(*request); });
+  if (std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
+        return try_finish_flush(*request);
+      }) > 0)
+    progress = true;
   return progress;
 }
 

@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 namespace gpuss {
@@ -280,6 +279,7 @@ void RuntimeImpl::rank_unfinished_tasks() {
   // is a topological order (edges only go to later tasks), so walking it
   // backwards sees every successor before its predecessors. A finished
   // task has given its successors up and ranks 1, which no longer matters.
+  if (since_barrier_.empty()) return;
   for (auto it = since_barrier_.rbegin(); it != since_barrier_.rend(); ++it) {
     Task &task = **it;
     std::uint32_t longest = 0;
@@ -290,7 +290,6 @@ void RuntimeImpl::rank_unfinished_tasks() {
     }
     task.rank.store(longest + 1, std::memory_order_relaxed);
   }
-  if (since_barrier_.empty()) return;
   since_barrier_.clear();
   queues_.ranked.store(true, std::memory_order_release);
   queues_.signal.notify();
