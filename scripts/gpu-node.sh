@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|bench|ab|all] [bench options...]: build and run
+# scripts/gpu-node.sh [checks|tests|bench|ab|all] [bench options | ab variants...]: build and run
 # GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries.
 #
 # Translate where Clang is first:
@@ -42,6 +42,13 @@ if [[ $what == checks || $what == all ]]; then
       tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
   done
   CSS_STATS=1 "$build/bin/cholesky" -n 8192 -t 1024 -p s --check 2>&1 | tee -a "$out/checks.log" | grep -E "^cholesky"
+  # The panel by inverse (--inverse-trsm), in both precisions, on every GPU and through small caches.
+  for prec in d s; do
+    CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p $prec --check --gpu-potrf --inverse-trsm 2>&1 |
+      tee -a "$out/checks.log" | grep -E "^cholesky"
+  done
+  CSS_GPU_MEMORY=256M CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p d --check --inverse-trsm 2>&1 |
+    tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
   CSS_TRACE="$out/trace-wb.json" "$build/bin/cholesky" -n 16384 -t 1024 -p d --gpu-potrf | grep -E "^cholesky"
 fi
 if [[ $what == tests || $what == all ]]; then
@@ -52,8 +59,9 @@ if [[ $what == tests || $what == all ]]; then
 fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off
-  # in turn (defaults first), and a trace of the default on every GPU.
-  echo "== A/B: trsm split, compute streams, early write-back, fan-out first, locality waiting, critical path, prefetch depth"
+  # in turn and the example's panel variants (defaults first), and a trace of
+  # the default on every GPU.
+  echo "== A/B: trsm split and inverse, compute streams, early write-back, fan-out first, locality waiting, critical path, prefetch depth"
   ab() { # label gpus n [env...] -- [cholesky options...]
     local label=$1 g=$2 n=$3; shift 3
     local envs=(); while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done; shift || true
@@ -63,24 +71,38 @@ if [[ $what == ab ]]; then
     echo "$label g=$g n=$n | $line" | tee -a "$out/ab.log" | grep -oE "^[^|]*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_p2p=[0-9]+|final_write_backs=[0-9]+" | tr '\n' ' '
     echo
   }
+  # Each variant: a name, then its environment, then -- and its options.
+  variants=(
+    "trsm-leaf-512 -- --trsm-leaf 512"
+    "trsm-leaf-256 -- --trsm-leaf 256"
+    "inverse-trsm -- --inverse-trsm"
+    "streams-1 CSS_GPU_STREAMS=1"
+    "streams-2 CSS_GPU_STREAMS=2"
+    "fan-out-off CSS_FAN_OUT_FIRST=0"
+    "early-write-back-off CSS_EARLY_WRITE_BACK=0"
+    "critical-path-off CSS_CRITICAL_PATH=0"
+    "prefetch-2 CSS_PREFETCH_DEPTH=2"
+    "before CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 CSS_GPU_STREAMS=1"
+    "locality-nowait CSS_SCHEDULER=locality-nowait"
+  )
+  # `ab NAME...` runs only the default and the variants named.
+  if [[ $# -gt 0 ]]; then
+    wanted=" $* "; kept=()
+    for v in "${variants[@]}"; do [[ $wanted == *" ${v%% *} "* ]] && kept+=("$v"); done
+    variants=("${kept[@]}")
+  fi
   runs=("1 49152"); [[ $gpus -ge 2 ]] && runs+=("$gpus 65536") # the two targets
+  # AB_SIZES="1 49152,1 65536" replaces them: GPU count and order, comma-separated.
+  [[ ${AB_SIZES:-} ]] && IFS=, read -ra runs <<<"$AB_SIZES"
   for run in "${runs[@]}"; do
     read -r g n <<<"$run"
     {
       for rep in 1 2; do
         ab default "$g" "$n"
-        ab trsm-leaf-0 "$g" "$n" -- --trsm-leaf 0
-        ab trsm-leaf-512 "$g" "$n" -- --trsm-leaf 512
-        ab trsm-leaf-256 "$g" "$n" -- --trsm-leaf 256
-        ab streams-1 "$g" "$n" CSS_GPU_STREAMS=1
-        ab streams-3 "$g" "$n" CSS_GPU_STREAMS=3
-        ab fan-out-off "$g" "$n" CSS_FAN_OUT_FIRST=0
-        ab early-write-back-off "$g" "$n" CSS_EARLY_WRITE_BACK=0
-        ab critical-path-off "$g" "$n" CSS_CRITICAL_PATH=0
-        ab prefetch-2 "$g" "$n" CSS_PREFETCH_DEPTH=2
-        ab before "$g" "$n" CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait \
-          CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 CSS_GPU_STREAMS=1 -- --trsm-leaf 0
-        ab locality-nowait "$g" "$n" CSS_SCHEDULER=locality-nowait
+        for v in "${variants[@]}"; do
+          read -ra words <<<"$v"
+          ab "${words[0]}" "$g" "$n" "${words[@]:1}"
+        done
       done
       ab trace "$g" "$n" CSS_TRACE="$out/trace-g$g-n$n.json"
     }

@@ -23,6 +23,20 @@ import matplotlib.pyplot as plt  # noqa: E402
 POLICIES = [("wb", "write-back", "o-"), ("wt", "write-through", "s-"), ("nocache", "no cache", "^-")]
 
 
+# The example's variants: potrf placement, panel (--inverse-trsm or the
+# paper's trsm), legend suffix, line style.
+VARIANTS = [
+    ("gpu", "inverse", "", {}),
+    ("gpu", "solve", ", trsm panel", {"alpha": 0.6, "linestyle": "--"}),
+    ("host", "solve", ", paper (potrf on host, trsm)", {"alpha": 0.6, "linestyle": ":"}),
+]
+
+
+def panel(row):
+    """The row's panel variant; CSVs from before 2026-11-23 had only the trsm panel."""
+    return row.get("trsm") or "solve"
+
+
 def load(path):
     with open(path, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r.get("status", "ok") == "ok" and r.get("gflops")]
@@ -42,6 +56,8 @@ def best_by_n(rows):
 
 
 def plot_curve(ax, points, fmt, label, **kw):
+    if "linestyle" in kw:  # the variant's line style replaces the policy's
+        fmt = "".join(c for c in fmt if c not in "-:")
     if points:
         ax.plot([n for n, _ in points], [g / 1000 for _, g in points], fmt, label=label, **kw)
 
@@ -50,8 +66,9 @@ def rate_plot(rows, gpus, prec, path, title):
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     gpuss = [r for r in rows if r["impl"] == "gpuss" and r["gpus"] == gpus and r["prec"] == prec]
     for policy, name, fmt in POLICIES:
-        for potrf, suffix, extra in (("gpu", "", {}), ("host", ", potrf on host", {"alpha": 0.6})):
-            sel = [r for r in gpuss if r["policy"] == policy and r.get("potrf", "gpu") == potrf]
+        for potrf, trsm, suffix, extra in VARIANTS:
+            sel = [r for r in gpuss if r["policy"] == policy and r.get("potrf", "gpu") == potrf
+                   and panel(r) == trsm]
             plot_curve(ax, best_by_n(sel), fmt, f"GPUSs {name}{suffix}", **extra)
     vendor = [r for r in rows if r["impl"] != "gpuss" and r["prec"] == prec]
     if gpus == 1:
@@ -79,6 +96,8 @@ def rate_plot(rows, gpus, prec, path, title):
 def speedup_plot(rows, path):
     wb = [r for r in rows if r["impl"] == "gpuss" and r["prec"] == "d" and r["policy"] == "wb"
           and r.get("potrf", "gpu") == "gpu"]
+    if any(panel(r) == "inverse" for r in wb):  # the benchmark's main series
+        wb = [r for r in wb if panel(r) == "inverse"]
     mg = [r for r in rows if r["impl"] == "cusolverMg"]
     gpuss_rate = defaultdict(dict)  # n -> gpus -> best GFLOP/s
     for r in wb:

@@ -5,11 +5,13 @@
 #   bench/cholesky/run.sh <build-dir> [out-dir] [--quick | --full] [--budget SECONDS] [--dry-run]
 #
 # Measures, in order of importance (so that a tight budget drops the least useful runs):
-#   1. GPUSs, write-back, double, potrf on the GPU, tile 1024 and 2048, on 1, 2, 4 GPUs
+#   1. GPUSs, write-back, double, potrf on the GPU, panel by inverse (--inverse-trsm),
+#      tile 1024 and 2048, on 1, 2, 4 GPUs
 #   2. the vendors: cusolverDn (device-resident, and host-to-host), cusolverMg on 1, 2, 4 GPUs,
 #      OpenBLAS dpotrf on the host
-#   3. GPUSs write-through, 4. no cache, 5. potrf on the host (the paper's placement),
-#   6. single precision
+#   3. GPUSs with the paper's panel (one trsm per block), tile 2048
+#   4. GPUSs write-through, 5. no cache, 6. the paper's algorithm and placement (potrf on
+#      the host, trsm), 7. single precision
 # over n in {16384, 32768, 49152, 65536} (--quick, the default: about 8 minutes on 4 H200)
 # or {16384, ..., 98304} and every combination (--full: much longer).
 # GPU counts above what nvidia-smi lists, and sizes that do not fit host or GPU
@@ -88,7 +90,7 @@ tile_sizes=(1024 2048)
 
 mkdir -p "$out/logs"
 csv="$out/results.csv"
-echo "impl,n,ts,prec,gpus,policy,potrf,seconds,gflops,check,bytes_h2d,bytes_d2h,bytes_p2p,tasks,cache_hits,cache_misses,evictions,status,reason" >"$csv"
+echo "impl,n,ts,prec,gpus,policy,potrf,trsm,seconds,gflops,check,bytes_h2d,bytes_d2h,bytes_p2p,tasks,cache_hits,cache_misses,evictions,status,reason" >"$csv"
 start=$SECONDS
 echo "run.sh: $gpus_present GPUs ($((gpu_mem >> 30)) GiB each), $((host_mem >> 30)) GiB host memory free," \
   "grid $grid, budget ${budget}s; results in $csv"
@@ -117,18 +119,18 @@ over_budget() {
   ((SECONDS - start + planned + estimate <= budget)) || echo budget
 }
 
-row() { # impl n ts prec gpus policy potrf seconds gflops check h2d d2h p2p tasks hits misses evictions status reason
+row() { # impl n ts prec gpus policy potrf trsm seconds gflops check h2d d2h p2p tasks hits misses evictions status reason
   local IFS=,
   echo "$*" >>"$csv"
 }
 
-run_gpuss() { # gpus n ts prec policy potrf(gpu|host)
-  local g=$1 n=$2 ts=$3 prec=$4 policy=$5 potrf=$6
+run_gpuss() { # gpus n ts prec policy potrf(gpu|host) trsm(inverse|solve)
+  local g=$1 n=$2 ts=$3 prec=$4 policy=$5 potrf=$6 trsm=$7
   local elem=$([[ $prec == d ]] && echo 8 || echo 4)
   local check=$((n <= check_max ? 1 : 0))
   local nt=$((n / ts))
   local lower=$((nt * (nt + 1) / 2 * ts * ts * elem))
-  local name="gpuss_g${g}_n${n}_t${ts}_${prec}_${policy}_${potrf}"
+  local name="gpuss_g${g}_n${n}_t${ts}_${prec}_${policy}_${potrf}_${trsm}"
   local reason="" est=0
   if ((lower > host_mem * 8 / 10)); then reason=host_memory
   elif ((lower > g * gpu_mem * 85 / 100)); then reason=gpu_memory # measure the in-cache regime only
@@ -138,18 +140,19 @@ run_gpuss() { # gpus n ts prec policy potrf(gpu|host)
   fi
   if [[ -n "$reason" ]]; then
     echo "  skip  $name ($reason)"
-    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "" "" "" "" "" "" "" "" "" "" skipped "$reason"
+    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "$trsm" "" "" "" "" "" "" "" "" "" "" skipped "$reason"
     return
   fi
   if ((dry_run)); then
     echo "  plan  $name (~${est} s)"
     planned=$((planned + est))
-    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "" "" "" "" "" "" "" "" "" "" dry_run ""
+    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "$trsm" "" "" "" "" "" "" "" "" "" "" dry_run ""
     return
   fi
   local args=(-n "$n" -t "$ts" -p "$prec")
   ((check)) && args+=(--check)
   [[ $potrf == gpu ]] && args+=(--gpu-potrf)
+  [[ $trsm == inverse ]] && args+=(--inverse-trsm)
   local limit=$((budget - (SECONDS - start) + 30))
   local rc=0
   CSS_NUM_GPUS=$g CSS_CACHE_POLICY=$policy CSS_STATS=1 timeout "$limit" "$cholesky" "${args[@]}" \
@@ -159,12 +162,12 @@ run_gpuss() { # gpus n ts prec policy potrf(gpu|host)
   stats=$(grep -o 'css-stats:.*' "$out/logs/$name.log" | tail -1 || true)
   if [[ -z "$summary" ]]; then
     echo "  FAIL  $name (exit $rc, see logs/$name.log)"
-    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "" "" "" "" "" "" "" "" "" "" failed "exit_$rc"
+    row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "$trsm" "" "" "" "" "" "" "" "" "" "" failed "exit_$rc"
     return
   fi
   printf '  %-5s %-40s %8.3f s %10.1f GFLOP/s  check=%s\n' ok "$name" "$(kv "$summary" seconds)" \
     "$(kv "$summary" gflops)" "$(kv "$summary" check)"
-  row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "$(kv "$summary" seconds)" "$(kv "$summary" gflops)" \
+  row gpuss "$n" "$ts" "$prec" "$g" "$policy" "$potrf" "$trsm" "$(kv "$summary" seconds)" "$(kv "$summary" gflops)" \
     "$(kv "$summary" check)" "$(kv "$stats" bytes_h2d)" "$(kv "$stats" bytes_d2h)" "$(kv "$stats" bytes_p2p)" \
     "$(kv "$stats" tasks)" "$(kv "$stats" cache_hits)" "$(kv "$stats" cache_misses)" "$(kv "$stats" evictions)" \
     "$([[ $rc -eq 0 ]] && echo ok || echo "exit_$rc")" ""
@@ -189,7 +192,7 @@ run_vendor() { # impl n gpus prec estimate command...
   echo "  $line"
   local status
   status=$(kv "$line" status)
-  row "$impl" "$n" "" "$prec" "$g" "" "" "$(kv "$line" seconds)" "$(kv "$line" gflops)" "" "" "" "" "" "" "" "" \
+  row "$impl" "$n" "" "$prec" "$g" "" "" "" "$(kv "$line" seconds)" "$(kv "$line" gflops)" "" "" "" "" "" "" "" "" \
     "${status:-ok}" "$(kv "$line" reason)"
 }
 
@@ -198,10 +201,10 @@ vendor_estimate() { # n gpus h2h: generation, two repetitions, copies
     printf "%.0f\n", 3 + 2 * (n ^ 3 / 3 / (30e12 * g)) + (h2h ? 2 * 3 * b / 6e9 : 0) }'
 }
 
-echo "== 1. GPUSs, write-back, double, potrf on the GPU"
+echo "== 1. GPUSs, write-back, double, potrf on the GPU, panel by inverse"
 for g in "${gpu_counts[@]}"; do
   for n in "${sizes[@]}"; do
-    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d wb gpu; done
+    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d wb gpu inverse; done
   done
 done
 
@@ -232,31 +235,36 @@ if [[ -x "$host" ]]; then
   done
 fi
 
-echo "== 3. GPUSs, write-through"
+echo "== 3. GPUSs, the paper's panel (trsm), write-back, potrf on the GPU"
+for g in "${gpu_counts[@]}"; do
+  for n in "${sizes[@]}"; do run_gpuss "$g" "$n" 2048 d wb gpu solve; done
+done
+
+echo "== 4. GPUSs, write-through"
 for g in "${gpu_counts[@]}"; do
   for n in "${sizes[@]}"; do
     ((n <= wt_max)) || continue
-    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d wt gpu; done
+    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d wt gpu inverse; done
   done
 done
 
-echo "== 4. GPUSs, no cache"
+echo "== 5. GPUSs, no cache"
 for g in "${gpu_counts[@]}"; do
   for n in "${sizes[@]}"; do
     ((n <= nocache_max)) || continue
-    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d nocache gpu; done
+    for ts in "${tile_sizes[@]}"; do run_gpuss "$g" "$n" "$ts" d nocache gpu inverse; done
   done
 done
 
-echo "== 5. GPUSs, potrf on the host (the paper's placement), write-back"
+echo "== 6. GPUSs, the paper's algorithm and placement (potrf on the host, trsm), write-back"
 for g in "${gpu_counts[@]}"; do
-  for n in "${host_potrf_sizes[@]}"; do run_gpuss "$g" "$n" 1024 d wb host; done
+  for n in "${host_potrf_sizes[@]}"; do run_gpuss "$g" "$n" 1024 d wb host solve; done
 done
 
-echo "== 6. GPUSs, single precision, write-back"
+echo "== 7. GPUSs, single precision, write-back"
 for g in "${single_gpus[@]}"; do
   for n in "${single_sizes[@]}"; do
-    for ts in "${single_ts[@]}"; do run_gpuss "$g" "$n" "$ts" s wb gpu; done
+    for ts in "${single_ts[@]}"; do run_gpuss "$g" "$n" "$ts" s wb gpu inverse; done
   done
 done
 

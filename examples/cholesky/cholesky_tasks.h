@@ -93,6 +93,39 @@ void chol_sgemm(float *A, float *B, float *C);
 #pragma css task input(A[TS][TS], B[TS][TS]) inout(C[TS][TS])
 void chol_dgemm(double *A, double *B, double *C);
 
+/* ---------------------------------------------------------------- the panel by inverse (--inverse-trsm) */
+
+/* W := T^-1 (T lower triangular, the factor of a diagonal block). Once per
+ * panel; only W's lower triangle is meaningful. Not in the paper: with W, each
+ * solve of the panel becomes a triangular multiply (chol_?trmm), which cuBLAS
+ * runs 4 times faster than the solve on a 2048 block (docs/cholesky.md). The
+ * program passes one W buffer for every panel: renaming gives each panel its
+ * own copy, so panel k+1 need not wait for panel k's multiplies. */
+#ifdef GPUSS_CHOLESKY_CUDA
+#pragma css target device(cuda) copy_in(T[TS][TS]) copy_out(W[TS][TS])
+#endif
+#pragma css task input(T[TS][TS]) output(W[TS][TS])
+void chol_strtri(float *T, float *W);
+
+#ifdef GPUSS_CHOLESKY_CUDA
+#pragma css target device(cuda) copy_in(T[TS][TS]) copy_out(W[TS][TS])
+#endif
+#pragma css task input(T[TS][TS]) output(W[TS][TS])
+void chol_dtrtri(double *T, double *W);
+
+/* B := B * W^T (W = T^-1, lower triangular): what chol_?trsm(T, B) computes. */
+#ifdef GPUSS_CHOLESKY_CUDA
+#pragma css target device(cuda) copy_in(W[TS][TS], B[TS][TS]) copy_out(B[TS][TS])
+#endif
+#pragma css task input(W[TS][TS]) inout(B[TS][TS])
+void chol_strmm(float *W, float *B);
+
+#ifdef GPUSS_CHOLESKY_CUDA
+#pragma css target device(cuda) copy_in(W[TS][TS], B[TS][TS]) copy_out(B[TS][TS])
+#endif
+#pragma css task input(W[TS][TS]) inout(B[TS][TS])
+void chol_dtrmm(double *W, double *B);
+
 /* ---------------------------------------------------------------- potrf on the GPU (--gpu-potrf) */
 
 #ifdef GPUSS_CHOLESKY_CUDA

@@ -13,6 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cusolverDn.h>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 // Every failure is fatal and names the call, file and line and the error.
 #define CHOL_CUDA_CHECK(call)                                                                                  \
@@ -119,15 +122,105 @@ extern "C" void chol_dgemm(double *A, double *B, double *C) {
                                 TS, &one, C, TS));
 }
 
+// ---------------------------------------------------------------- the panel by inverse (--inverse-trsm)
+//
+// cuBLAS trsm on a 2048 block runs at 10 TFLOP/s on an H200, trmm at 40
+// (bench/cholesky/block_kernels). So each panel inverts its diagonal factor
+// once, W := T^-1 as a solve against the identity (cusolverDnXtrtri takes
+// 2.5 times longer), and every block of the panel is then multiplied by W^T.
+
+namespace {
+
+template <typename Real> __global__ void set_identity(Real *W, int ts) {
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (i < (long)ts * ts) W[i] = i % ts == i / ts ? Real(1) : Real(0);
+}
+
+cublasStatus_t solve_left_call(cublasHandle_t h, const float *one, const float *T, float *W) {
+  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS, one, T,
+                     TS, W, TS);
+}
+cublasStatus_t solve_left_call(cublasHandle_t h, const double *one, const double *T, double *W) {
+  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS, one, T,
+                     TS, W, TS);
+}
+// cuBLAS trmm writes to C. Passing B as C is its documented in-place form,
+// but that runs at the solve's speed (709 us against 217 on a 2048 block,
+// H200): the product goes to a scratch block and is copied back instead.
+cublasStatus_t trmm_call(cublasHandle_t h, const float *one, const float *W, const float *B, float *C) {
+  return cublasStrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS, one, W,
+                     TS, B, TS, C, TS);
+}
+cublasStatus_t trmm_call(cublasHandle_t h, const double *one, const double *W, const double *B, double *C) {
+  return cublasDtrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS, one, W,
+                     TS, B, TS, C, TS);
+}
+
+// A scratch block for each stream of the calling worker thread. A GPU worker
+// runs its tasks on several streams at once (CSS_GPU_STREAMS), so tasks on
+// different streams need different blocks; on one stream, the next task's
+// use of the block is ordered after this one's copy. Made on first use (a
+// few per GPU per run) and never freed: the process ends with the runtime.
+void *stream_scratch(std::size_t bytes) {
+  struct Scratch {
+    cudaStream_t stream;
+    void *block;
+    std::size_t bytes;
+  };
+  thread_local std::vector<Scratch> scratch;
+  cudaStream_t stream = css_cuda_stream();
+  for (Scratch &s : scratch)
+    if (s.stream == stream && s.bytes >= bytes) return s.block;
+  Scratch made{stream, nullptr, bytes};
+  CHOL_CUDA_CHECK(cudaMalloc(&made.block, bytes));
+  scratch.push_back(made);
+  return made.block;
+}
+
+template <typename Real> void invert_lower(const Real *T, Real *W) {
+  const Real one = 1;
+  const long elements = (long)TS * TS;
+  set_identity<<<(elements + 255) / 256, 256, 0, css_cuda_stream()>>>(W, TS);
+  CHOL_CUDA_CHECK(cudaGetLastError());
+  CHOL_CUBLAS_CHECK(solve_left_call(css_cublas_handle(), &one, T, W));
+}
+
+template <typename Real> void multiply_by_inverse(const Real *W, Real *B) {
+  const Real one = 1;
+  const std::size_t bytes = sizeof(Real) * TS * TS;
+  Real *product = static_cast<Real *>(stream_scratch(bytes));
+  CHOL_CUBLAS_CHECK(trmm_call(css_cublas_handle(), &one, W, B, product));
+  CHOL_CUDA_CHECK(cudaMemcpyAsync(B, product, bytes, cudaMemcpyDeviceToDevice, css_cuda_stream()));
+}
+
+} // namespace
+
+extern "C" void chol_strtri(float *T, float *W) {
+  invert_lower(T, W);
+}
+
+extern "C" void chol_dtrtri(double *T, double *W) {
+  invert_lower(T, W);
+}
+
+extern "C" void chol_strmm(float *W, float *B) {
+  multiply_by_inverse(W, B);
+}
+
+extern "C" void chol_dtrmm(double *W, double *B) {
+  multiply_by_inverse(W, B);
+}
+
 // ---------------------------------------------------------------- cusolverDn potrf (--gpu-potrf)
 
 namespace {
 
 // What cusolverDn potrf needs besides the block: a handle, a workspace and a
-// device word for `info`, one set per GPU. chol_gpu_prepare() makes them
-// before the factorisation is timed (cusolverDnCreate alone takes tens of
-// milliseconds); the runtime runs one worker per GPU, so a device's set is
-// only ever used by one thread.
+// device word for `info`, one set per worker thread (the runtime drives each
+// GPU, or each partition of one, from its own thread). chol_gpu_prepare()
+// makes one set per GPU before the factorisation is timed (cusolverDnCreate
+// alone takes tens of milliseconds), and the first potrf on a worker thread
+// takes its GPU's set; a thread that finds none makes its own.
 //
 // They are never freed: the process ends right after the runtime does.
 // A GPU runs tasks on several streams (CSS_GPU_STREAMS), but never two potrf
@@ -142,28 +235,41 @@ struct PotrfWorkspace {
 };
 
 constexpr int max_devices = 64;
-PotrfWorkspace workspaces[max_devices];
+std::mutex prepared_mutex;
+std::vector<std::unique_ptr<PotrfWorkspace>> prepared[max_devices]; // guarded by prepared_mutex
+thread_local std::unique_ptr<PotrfWorkspace> thread_workspace;
 
-void prepare_workspace(PotrfWorkspace &ws) {
-  CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws.handle));
+std::unique_ptr<PotrfWorkspace> make_workspace() {
+  auto ws = std::make_unique<PotrfWorkspace>();
+  CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws->handle));
   int lwork_s = 0, lwork_d = 0;
-  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
-  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
-  ws.work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
-  CHOL_CUDA_CHECK(cudaMalloc(&ws.work, ws.work_bytes));
-  CHOL_CUDA_CHECK(cudaMalloc(&ws.info, sizeof(int)));
-  ws.ts = TS;
+  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
+  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
+  ws->work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
+  CHOL_CUDA_CHECK(cudaMalloc(&ws->work, ws->work_bytes));
+  CHOL_CUDA_CHECK(cudaMalloc(&ws->info, sizeof(int)));
+  ws->ts = TS;
+  return ws;
 }
 
 PotrfWorkspace &potrf_workspace() {
-  int device = 0;
-  CHOL_CUDA_CHECK(cudaGetDevice(&device));
-  PotrfWorkspace &ws = workspaces[device];
-  if (ws.ts != TS) prepare_workspace(ws); // not prepared ahead: made on first use
-  // The worker's stream is fixed, but setting it is cheap and keeps this
-  // correct should the runtime ever hand a thread another stream.
-  CHOL_CUSOLVER_CHECK(cusolverDnSetStream(ws.handle, css_cuda_stream()));
-  return ws;
+  if (!thread_workspace || thread_workspace->ts != TS) {
+    int device = 0;
+    CHOL_CUDA_CHECK(cudaGetDevice(&device));
+    {
+      std::lock_guard lock(prepared_mutex);
+      auto &ready = prepared[device % max_devices];
+      if (!ready.empty() && ready.back()->ts == TS) {
+        thread_workspace = std::move(ready.back());
+        ready.pop_back();
+      }
+    }
+    if (!thread_workspace || thread_workspace->ts != TS) thread_workspace = make_workspace();
+  }
+  // The worker's streams change from task to task (CSS_GPU_STREAMS), so the
+  // handle follows the stream of the task at hand.
+  CHOL_CUSOLVER_CHECK(cusolverDnSetStream(thread_workspace->handle, css_cuda_stream()));
+  return *thread_workspace;
 }
 
 } // namespace
@@ -185,7 +291,9 @@ extern "C" void chol_gpu_prepare(void) {
   CHOL_CUDA_CHECK(cudaGetDevice(&current));
   for (int device = 0; device < count && device < max_devices; ++device) {
     CHOL_CUDA_CHECK(cudaSetDevice(device));
-    prepare_workspace(workspaces[device]);
+    auto ws = make_workspace();
+    std::lock_guard lock(prepared_mutex);
+    prepared[device].push_back(std::move(ws));
   }
   CHOL_CUDA_CHECK(cudaSetDevice(current));
 }

@@ -2,8 +2,8 @@
  * kernels_host.c: the host task bodies of the Cholesky example (Figure 2 of
  * the paper): thin wrappers over LAPACKE and CBLAS on one TS x TS block.
  *
- * potrf always runs here. trsm, syrk and gemm run here only in the host-only
- * build; the CUDA build takes them from kernels_cuda.cu instead.
+ * potrf always runs here. trsm, syrk, gemm, trtri and trmm run here only in
+ * the host-only build; the CUDA build takes them from kernels_cuda.cu instead.
  */
 #include "cholesky_tasks.h"
 
@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- the test matrix */
 
@@ -88,6 +89,29 @@ void chol_sgemm(float *A, float *B, float *C) {
 
 void chol_dgemm(double *A, double *B, double *C) {
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, TS, TS, TS, -1.0, A, TS, B, TS, 1.0, C, TS);
+}
+
+/* The inverse of a lower triangle, in W (--inverse-trsm). LAPACK inverts in
+ * place, so the factor is copied first; its upper triangle comes along and is
+ * never read. */
+void chol_strtri(float *T, float *W) {
+  memcpy(W, T, sizeof(float) * (size_t)TS * TS);
+  lapack_int info = LAPACKE_strtri(LAPACK_COL_MAJOR, 'L', 'N', TS, W, TS);
+  if (info != 0) fprintf(stderr, "chol_strtri: LAPACKE_strtri failed, info=%d\n", (int)info);
+}
+
+void chol_dtrtri(double *T, double *W) {
+  memcpy(W, T, sizeof(double) * (size_t)TS * TS);
+  lapack_int info = LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', TS, W, TS);
+  if (info != 0) fprintf(stderr, "chol_dtrtri: LAPACKE_dtrtri failed, info=%d\n", (int)info);
+}
+
+void chol_strmm(float *W, float *B) {
+  cblas_strmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, TS, TS, 1.0f, W, TS, B, TS);
+}
+
+void chol_dtrmm(double *W, double *B) {
+  cblas_dtrmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, TS, TS, 1.0, W, TS, B, TS);
 }
 
 #endif /* !GPUSS_CHOLESKY_CUDA */
