@@ -94,13 +94,18 @@ enum css_task_flags {
  * where the first byte of access i lives for this execution: user memory, a
  * renamed buffer, or device memory. Translated bodies rebase each pointer
  * argument with css_translate().
+ *
+ * `device_index` numbers the runtime's devices: the GPU ordinal, or the
+ * simulated device's index. With CSS_GPU_PARTITIONS=N each GPU is N devices,
+ * GPU g's being g*N .. g*N+N-1, each with its own worker thread; a body that
+ * wants the ordinal asks cudaGetDevice() (the worker has made its GPU current).
  */
 typedef struct css_task_env {
   void *const *addresses;
   const css_access *accesses; /* as submitted, in user addresses */
   uint32_t num_accesses;
   int32_t device_kind;  /* css_device_kind of the executing worker */
-  int32_t device_index; /* GPU ordinal (or simulated device index); -1 on the host */
+  int32_t device_index; /* the executing device from 0 (see above); -1 on the host */
   void *cuda_stream;    /* cudaStream_t of the GPU worker; NULL elsewhere */
   void *cublas_handle;  /* cublasHandle_t bound to cuda_stream; NULL elsewhere */
 } css_task_env;

@@ -92,6 +92,14 @@ Config Config::from_environment() {
     config.num_gpus = static_cast<int>(parse_count("CSS_NUM_GPUS", v, 0, 64));
   if (const char *v = variable("CSS_SIM_DEVICES"))
     config.sim_devices = parse_count("CSS_SIM_DEVICES", v, 0, 64);
+  if (const char *v = variable("CSS_GPU_PARTITIONS")) {
+    config.gpu_partitions = parse_count("CSS_GPU_PARTITIONS", v, 1, max_gpu_partitions);
+    // Simulated devices replace the GPUs, so nothing would be partitioned:
+    // refuse rather than let a run that means to test partitions test none.
+    if (config.gpu_partitions > 1 && config.sim_devices > 0)
+      fatal(std::string("CSS_GPU_PARTITIONS='") + v +
+            "' splits GPUs, but CSS_SIM_DEVICES replaces them; ask for more simulated devices instead");
+  }
   if (const char *v = variable("CSS_CACHE_POLICY")) {
     std::string policy = v;
     if (policy == "nocache")

@@ -14,6 +14,9 @@ enum class CachePolicy { NoCache, WriteThrough, WriteBack };
 
 const char *to_string(CachePolicy policy);
 
+// Bounds of CSS_GPU_PARTITIONS.
+inline constexpr unsigned max_gpu_partitions = 16;
+
 struct Config {
   unsigned num_cpus = 1;    // CSS_NUM_CPUS: host worker threads
   int num_gpus = -1;        // CSS_NUM_GPUS: GPUs to use, -1 = all present
@@ -33,6 +36,8 @@ struct Config {
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
+  unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
+                                 // code on fewer GPUs; max_gpu_partitions at most)
   bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
   unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
   bool stats = false;            // CSS_STATS=1: one css-stats: line at finish

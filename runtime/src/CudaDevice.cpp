@@ -6,6 +6,12 @@
 // `out` for write-backs, so the fetches of staged tasks overlap the running
 // task. Completion is found by polling events; the device is never
 // synchronised.
+//
+// With CSS_GPU_PARTITIONS=N each GPU appears as N devices, each a complete
+// CudaDevice (worker, streams, cuBLAS handles, pool, cache) over 1/N of the
+// GPU's memory, so that the multi-GPU paths (peer copies, coherence across
+// caches) run on a node with fewer GPUs. Partitions of one GPU share its
+// context: a copy between them is a plain device-to-device copy.
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
@@ -22,6 +28,7 @@
 #include <latch>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -161,36 +168,60 @@ private:
   std::map<std::uintptr_t, std::uintptr_t> ranges_; // registered [start, end), disjoint
 };
 
+// A physical GPU as the master finds it, before any of its devices starts.
+struct GpuInfo {
+  int ordinal = 0;
+  std::string name;             // cudaDeviceProp::name
+  std::size_t usable_bytes = 0; // free at start-up, less a reserve; shared by its partitions
+};
+
+// Master thread.
+GpuInfo query_gpu(int ordinal) {
+  GpuInfo gpu;
+  gpu.ordinal = ordinal;
+  CSS_CUDA_CHECK(cudaSetDevice(ordinal));
+  cudaDeviceProp properties{};
+  CSS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal));
+  gpu.name = properties.name;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CSS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // Leave room for cuBLAS workspaces and the task bodies' own allocations,
+  // once per GPU: its partitions divide what is left (and the default
+  // CSS_GPU_MEMORY=90% leaves a tenth of each share free as well).
+  std::size_t reserve = std::min<std::size_t>(free_bytes / 10, std::size_t{2} << 30);
+  gpu.usable_bytes = free_bytes > reserve ? free_bytes - reserve : 0;
+  return gpu;
+}
+
 class CudaDevice final : public Device {
 public:
-  CudaDevice(int space, int ordinal, std::shared_ptr<HostRegistrations> registrations, bool pin,
-             unsigned compute_streams)
-      : Device(space), ordinal_(ordinal), registrations_(std::move(registrations)), pin_(pin),
-        lane_count_(std::max(1u, compute_streams)) {
-    CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
-    cudaDeviceProp properties{};
-    CSS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_));
-    name_ = "cuda" + std::to_string(ordinal_) + " (" + properties.name + ")";
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CSS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    // Leave room for cuBLAS workspaces and the task bodies' own allocations.
-    reserve_ = std::min<std::size_t>(free_bytes / 10, std::size_t{2} << 30);
-    free_memory_ = free_bytes > reserve_ ? free_bytes - reserve_ : 0;
-  }
+  // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
+  // partition is the whole GPU.
+  CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions,
+             std::shared_ptr<HostRegistrations> registrations, bool pin, unsigned compute_streams)
+      : Device(space), ordinal_(gpu.ordinal),
+        name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
+              " (" + gpu.name + ")"),
+        memory_(gpu.usable_bytes / partitions), registrations_(std::move(registrations)), pin_(pin),
+        lane_count_(std::max(1u, compute_streams)) {}
   ~CudaDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }
   std::string name() const override { return name_; }
-  std::size_t total_memory() const override { return free_memory_; }
+  std::size_t total_memory() const override { return memory_; }
   double bandwidth_from(int from_space) const override { return from_space == 0 ? 50e9 : 300e9; }
+  // Helper thread.
   bool can_copy_from_device(int from_space) const override {
     std::lock_guard lock(peer_mutex_);
-    return peers_.count(from_space - 1) > 0;
+    return peers_.contains(from_space);
   }
-  void set_peers(std::vector<int> ordinals) {
+  // Master thread, before start(): the spaces of the devices whose memory
+  // this one reads directly, the other partitions of its GPU and those of
+  // peer GPUs.
+  void set_peers(const std::vector<int> &spaces) {
     std::lock_guard lock(peer_mutex_);
-    for (int ordinal : ordinals)
-      peers_[ordinal] = true;
+    for (int space : spaces)
+      if (space != this->space()) peers_.insert(space);
   }
 
   void start(std::size_t pool_bytes, WorkerContext context) override {
@@ -233,7 +264,8 @@ private:
       if (transfer.from_space == 0) registrations_->ensure(transfer.source, shape.span());
       if (transfer.to_space == 0) registrations_->ensure(transfer.destination, shape.span());
     }
-    // Unified addressing: cudaMemcpyDefault works out host, device or peer.
+    // Unified addressing: cudaMemcpyDefault works out host, device or peer;
+    // between two partitions of one GPU it is a device-to-device copy.
     cudaError_t status = cudaSuccess;
     std::byte *host = transfer.from_space == 0 ? transfer.source
                       : transfer.to_space == 0 ? transfer.destination
@@ -269,10 +301,10 @@ private:
       cudaError_t destination_query = cudaPointerGetAttributes(&destination, transfer.destination);
       (void)cudaGetLastError();
       std::snprintf(where + std::strlen(where), sizeof where - std::strlen(where),
-                    " [source type %d/%d, destination type %d/%d device %d; pool %p + %zu; on device %d]",
+                    " [source type %d/%d, destination type %d/%d device %d; pool %p + %zu; on %s]",
                     static_cast<int>(source.type), static_cast<int>(source_query),
                     static_cast<int>(destination.type), static_cast<int>(destination_query),
-                    destination.device, static_cast<void *>(pool_), pool_bytes_, ordinal_);
+                    destination.device, static_cast<void *>(pool_), pool_bytes_, name_.c_str());
       check_cuda(status, where, __FILE__, __LINE__);
     }
   }
@@ -302,7 +334,10 @@ private:
       flight->task_start.record(compute);
       current_stream = compute;
       current_cublas = lane.cublas->get();
-      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, ordinal_, compute, lane.cublas->get());
+      // The device index, not the ordinal: with partitions several devices
+      // share an ordinal, and a body keying resources by device_index must
+      // not share them between workers (gpuss.h).
+      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
       // A failed launch inside the body would otherwise surface later, at
       // some unrelated call: report it against the task that made it.
       if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
@@ -404,12 +439,11 @@ private:
 
   int ordinal_;
   std::string name_;
-  std::size_t reserve_ = 0;
-  std::size_t free_memory_ = 0;
+  std::size_t memory_; // this partition's share of the GPU's usable memory
   std::shared_ptr<HostRegistrations> registrations_;
   bool pin_;
   mutable std::mutex peer_mutex_;
-  std::map<int, bool> peers_; // ordinals this device reads directly
+  std::set<int> peers_; // spaces this device reads directly
   WorkerContext context_;
   std::size_t pool_bytes_ = 0;
   std::byte *pool_ = nullptr;
@@ -437,32 +471,45 @@ int cuda_device_count() {
   return count;
 }
 
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices, bool pin_host_memory,
-                                                       unsigned compute_streams) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
+                                                       bool pin_host_memory, unsigned compute_streams) {
   int count = cuda_device_count();
-  if (max_devices >= 0) count = std::min(count, max_devices);
+  if (max_gpus >= 0) count = std::min(count, max_gpus);
+  partitions = std::max(1u, partitions);
   auto registrations = std::make_shared<HostRegistrations>();
   std::vector<std::unique_ptr<Device>> devices;
-  std::vector<CudaDevice *> gpus;
+  std::vector<std::vector<CudaDevice *>> partitions_of(count); // by ordinal
   for (int ordinal = 0; ordinal < count; ++ordinal) {
-    auto device = std::make_unique<CudaDevice>(first_space + ordinal, ordinal, registrations, pin_host_memory,
-                                               compute_streams);
-    gpus.push_back(device.get());
-    devices.push_back(std::move(device));
+    GpuInfo gpu = query_gpu(ordinal);
+    for (unsigned partition = 0; partition < partitions; ++partition) {
+      int space = first_space + static_cast<int>(devices.size());
+      auto device = std::make_unique<CudaDevice>(space, gpu, partition, partitions, registrations,
+                                                 pin_host_memory, compute_streams);
+      partitions_of[ordinal].push_back(device.get());
+      devices.push_back(std::move(device));
+    }
   }
+  auto spaces_of = [&](int ordinal, std::vector<int> &spaces) {
+    for (CudaDevice *device : partitions_of[ordinal])
+      spaces.push_back(device->space());
+  };
   // Peer access: each GPU maps every peer it can reach, so copies between
-  // GPUs go over NVLink instead of through the host.
+  // GPUs go over NVLink instead of through the host. The partitions of one
+  // GPU share its context and read each other's pools without it (enabling
+  // peer access from a GPU to itself is an error).
   for (int a = 0; a < count; ++a) {
-    std::vector<int> peers;
+    std::vector<int> readable;
+    spaces_of(a, readable);
     CSS_CUDA_CHECK(cudaSetDevice(a));
     for (int b = 0; b < count; ++b) {
       int can = 0;
       if (a == b || cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can) continue;
       cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
-      if (status == cudaSuccess || status == cudaErrorPeerAccessAlreadyEnabled) peers.push_back(b);
+      if (status == cudaSuccess || status == cudaErrorPeerAccessAlreadyEnabled) spaces_of(b, readable);
       (void)cudaGetLastError();
     }
-    gpus[a]->set_peers(peers);
+    for (CudaDevice *device : partitions_of[a])
+      device->set_peers(readable);
   }
   return devices;
 }

@@ -124,10 +124,12 @@ struct DeviceModel;
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
                                                         const DeviceModel &model);
 
-// The CUDA devices present (empty without CUDA support or GPUs), limited to
-// `max_devices` (negative: all), each running tasks on `compute_streams` streams.
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_devices, bool pin_host_memory,
-                                                       unsigned compute_streams);
+// The CUDA devices present (empty without CUDA support or GPUs): the first
+// `max_gpus` GPUs (negative: all), each appearing as `partitions` devices
+// (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`, each
+// device running tasks on `compute_streams` streams.
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
+                                                       bool pin_host_memory, unsigned compute_streams);
 int cuda_device_count();
 
 } // namespace gpuss

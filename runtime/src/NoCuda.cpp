@@ -2,7 +2,7 @@
 #include "Device.hpp"
 
 namespace gpuss {
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, bool, unsigned) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, bool, unsigned) {
   return {};
 }
 int cuda_device_count() {

@@ -73,6 +73,14 @@ private:
 namespace {
 
 std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
+  // Config::from_environment checks these too; a Config built in code
+  // (tests) reaches the runtime without it.
+  if (config.gpu_partitions < 1 || config.gpu_partitions > max_gpu_partitions)
+    fatal("CSS_GPU_PARTITIONS=" + std::to_string(config.gpu_partitions) + " is not from 1 to " +
+          std::to_string(max_gpu_partitions));
+  if (config.gpu_partitions > 1 && config.sim_devices > 0)
+    fatal("CSS_GPU_PARTITIONS=" + std::to_string(config.gpu_partitions) +
+          " splits GPUs, but CSS_SIM_DEVICES replaces them; ask for more simulated devices instead");
   if (config.sim_devices > 0 && !config.sim_model.empty()) {
     std::string error;
     std::optional<DeviceModel> model = DeviceModel::parse(config.sim_model, error);
@@ -85,7 +93,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.pin_host_memory, config.gpu_streams);
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, config.pin_host_memory,
+                           config.gpu_streams);
 }
 
 } // namespace

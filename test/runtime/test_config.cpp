@@ -95,14 +95,28 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 
+// Apart from ReadsEveryVariable: partitions split GPUs, and that test asks
+// for simulated devices, which CSS_GPU_PARTITIONS refuses.
+TEST(FromEnvironment, ReadsGpuPartitions) {
+  ScopedEnvironment env({{"CSS_GPU_PARTITIONS", "4"}, {"CSS_NUM_GPUS", "1"}, {"CSS_SIM_DEVICES", "0"}});
+  const Config config = Config::from_environment();
+  EXPECT_EQ(config.gpu_partitions, 4u);
+  EXPECT_EQ(config.num_gpus, 1) << "CSS_NUM_GPUS still counts physical GPUs";
+  ScopedEnvironment bounds({{"CSS_GPU_PARTITIONS", std::to_string(max_gpu_partitions)}});
+  EXPECT_EQ(Config::from_environment().gpu_partitions, max_gpu_partitions);
+  ScopedEnvironment one({{"CSS_GPU_PARTITIONS", "1"}, {"CSS_SIM_DEVICES", "2"}});
+  EXPECT_EQ(Config::from_environment().gpu_partitions, 1u) << "one partition is no partitioning";
+}
+
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
-  for (const char *name :
-       {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_CACHE_POLICY", "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_DAG"})
+  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
+                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_DAG"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
   EXPECT_EQ(config.sim_devices, 0u);
+  EXPECT_EQ(config.gpu_partitions, 1u);
   EXPECT_EQ(config.cache_policy, CachePolicy::WriteBack);
   EXPECT_FALSE(config.stats);
   EXPECT_TRUE(config.fan_out_first);
@@ -124,6 +138,13 @@ TEST_P(MalformedVariable, IsFatalAndNamesTheVariable) {
       std::string("gpuss: error: .*") + name);
 }
 
+std::string malformed_name(const ::testing::TestParamInfo<MalformedVariable::ParamType> &info) {
+  std::string name = std::string(info.param.first) + "_" + info.param.second;
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name + "_" + std::to_string(info.index);
+}
+
 INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
                          ::testing::Values(std::pair{"CSS_NUM_CPUS", "many"}, std::pair{"CSS_NUM_CPUS", "-1"},
                                            std::pair{"CSS_SIM_DEVICES", "2x"},
@@ -133,12 +154,45 @@ INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
                                            std::pair{"CSS_FAN_OUT_FIRST", "sometimes"},
                                            std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                                            std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
-                         [](const auto &info) {
-                           std::string name = std::string(info.param.first) + "_" + info.param.second;
-                           for (char &c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name + "_" + std::to_string(info.index);
-                         });
+                         malformed_name);
+
+INSTANTIATE_TEST_SUITE_P(GpuPartitions, MalformedVariable,
+                         ::testing::Values(std::pair{"CSS_GPU_PARTITIONS", "0"},
+                                           std::pair{"CSS_GPU_PARTITIONS", "17"},
+                                           std::pair{"CSS_GPU_PARTITIONS", "two"},
+                                           std::pair{"CSS_GPU_PARTITIONS", "2x"}),
+                         malformed_name);
+
+class GpuPartitionsMisuse : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+// Simulated devices replace the GPUs: partitioning them is refused, by the
+// parser and by a Runtime given such a Config in code.
+TEST_F(GpuPartitionsMisuse, WithSimulatedDevicesOrOutOfBoundsIsFatal) {
+  EXPECT_DEATH(
+      {
+        ::setenv("CSS_SIM_DEVICES", "2", 1);
+        ::setenv("CSS_GPU_PARTITIONS", "2", 1);
+        Config::from_environment();
+      },
+      "gpuss: error: CSS_GPU_PARTITIONS='2' splits GPUs, but CSS_SIM_DEVICES replaces them");
+  EXPECT_DEATH(
+      {
+        Config config = sim_config(1, 2);
+        config.gpu_partitions = 2;
+        Runtime runtime(config);
+      },
+      "gpuss: error: CSS_GPU_PARTITIONS=2 splits GPUs, but CSS_SIM_DEVICES replaces them");
+  EXPECT_DEATH(
+      {
+        Config config = host_config(1);
+        config.gpu_partitions = 0;
+        Runtime runtime(config);
+      },
+      "gpuss: error: CSS_GPU_PARTITIONS=0 is not from 1 to 16");
+}
 
 } // namespace
 } // namespace gpuss::test
