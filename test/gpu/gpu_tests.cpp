@@ -2,6 +2,11 @@
 // 1, 2 and 4 GPUs under each coherence policy, with caches large and far
 // smaller than the data. Each test skips, saying why, where the GPUs are
 // missing.
+//
+// A case's GPU count is a count of devices. With CSS_GPU_PARTITIONS=N in the
+// environment each GPU may appear as up to N devices (docs/environment.md),
+// so the multi-GPU cases run on a node with fewer GPUs (gpu.2gpu-partitions,
+// gpu.4gpu-partitions).
 #include "Runtime.hpp"
 #include "gpu_kernels.h"
 
@@ -9,9 +14,15 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -29,6 +40,44 @@ int gpus_present() {
     return 0;
   }
   return count;
+}
+
+// How a case that wants `devices` devices gets exactly that many.
+struct Layout {
+  int gpus = 1;            // physical GPUs, Config::num_gpus
+  unsigned partitions = 1; // devices per GPU, Config::gpu_partitions
+};
+
+// Without CSS_GPU_PARTITIONS, one device per GPU. With CSS_GPU_PARTITIONS=N,
+// the largest partition count up to N that divides `devices`, on the GPUs
+// that makes up: 2 devices with N=2 or N=4 are 2 partitions of one GPU, 4
+// with N=4 are 4 partitions of one GPU, 4 with N=2 are 2 GPUs of 2, 1 is
+// always a whole GPU. Dividing exactly keeps a case's device count what its
+// name says (rounding the GPUs up would give a 1-device case 2 devices).
+Layout layout_for(int devices) {
+  // The runtime's own parser: a malformed value fails here as it would there.
+  unsigned most = Config::from_environment().gpu_partitions;
+  Layout layout;
+  layout.partitions = std::min(most, static_cast<unsigned>(devices));
+  while (devices % layout.partitions != 0)
+    --layout.partitions;
+  layout.gpus = devices / static_cast<int>(layout.partitions);
+  return layout;
+}
+
+// Empty when the node has the GPUs `layout` needs, else why the case skips.
+std::string missing_gpus(int devices, const Layout &layout) {
+  int present = gpus_present();
+  if (present >= layout.gpus) return {};
+  std::ostringstream why;
+  why << "needs " << devices << " device(s): " << layout.gpus << " GPU(s) of " << layout.partitions
+      << " partition(s) each, " << present << " GPU(s) present; ";
+  if (present == 0)
+    why << "run on a GPU node (docs/testing.md)";
+  else
+    why << "run on a node with more GPUs, or with CSS_GPU_PARTITIONS=" << (devices + present - 1) / present
+        << " (gpu.*-partitions, docs/testing.md)";
+  return why.str();
 }
 
 struct ScaleArgs {
@@ -99,11 +148,11 @@ class GpuRuntime : public ::testing::TestWithParam<Setting> {
 protected:
   void SetUp() override {
     int wanted = std::get<0>(GetParam());
-    int present = gpus_present();
-    if (present < wanted)
-      GTEST_SKIP() << "needs " << wanted << " GPU(s), " << present << " present; run on a GPU node (docs/testing.md)";
+    Layout layout = layout_for(wanted);
+    if (std::string why = missing_gpus(wanted, layout); !why.empty()) GTEST_SKIP() << why;
     config.num_cpus = 2;
-    config.num_gpus = wanted;
+    config.num_gpus = layout.gpus;
+    config.gpu_partitions = layout.partitions;
     config.cache_policy = std::get<1>(GetParam());
     if (int mib = std::get<2>(GetParam())) config.device_memory = std::to_string(mib) + "M";
   }
@@ -205,6 +254,92 @@ INSTANTIATE_TEST_SUITE_P(
       return std::to_string(std::get<0>(info.param)) + "gpu_" + gpuss::to_string(std::get<1>(info.param)) + "_" +
              (std::get<2>(info.param) == 0 ? "large" : "small");
     });
+
+// A chain of tasks on one block, dealt to the devices in turn (round-robin):
+// each task reads the value the previous one left dirty on another device.
+// Between devices that read each other's memory (partitions of one GPU
+// always do; GPUs with peer access) every such fetch is one device-to-device
+// copy, never a write-back and a fetch through the host. Also checks what
+// the runtime reports per device: each device ran its share, is named in the
+// trace, and task bodies see their device's index and its GPU current.
+class GpuPeerCopies : public ::testing::TestWithParam<int> {};
+
+struct ChainArgs {
+  std::size_t n;
+  unsigned partitions;
+  std::atomic<int> *wrong_device; // bodies whose current GPU is not their device's
+};
+
+void chain_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<ChainArgs *>(packed);
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess ||
+      current != env->device_index / static_cast<int>(args->partitions))
+    args->wrong_device->fetch_add(1, std::memory_order_relaxed);
+  launch_scale_add(static_cast<double *>(env->addresses[0]), args->n, 1.0, 1.0,
+                   static_cast<cudaStream_t>(env->cuda_stream));
+}
+
+TEST_P(GpuPeerCopies, ChainAcrossDevicesCopiesDeviceToDevice) {
+  const int devices = GetParam();
+  Layout layout = layout_for(devices);
+  if (std::string why = missing_gpus(devices, layout); !why.empty()) GTEST_SKIP() << why;
+  bool direct = true; // can every device read every other's memory?
+  for (int a = 0; a < layout.gpus; ++a)
+    for (int b = 0; b < layout.gpus; ++b) {
+      int can = 0;
+      if (a != b && (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can)) direct = false;
+    }
+  Config config;
+  config.num_cpus = 1;
+  config.num_gpus = layout.gpus;
+  config.gpu_partitions = layout.partitions;
+  config.cache_policy = CachePolicy::WriteBack;
+  config.scheduler = "round-robin";
+  config.trace_file = ::testing::TempDir() + "gpuss_peer_copies_" + std::to_string(devices) + ".json";
+  constexpr std::size_t n = 1 << 17, bytes = n * sizeof(double); // 1 MiB
+  const int tasks = 4 * devices;
+  std::vector<double> x(n, 0.0);
+  std::atomic<int> wrong_device{0};
+  gpuss::StatsSnapshot stats;
+  {
+    Runtime runtime(config);
+    for (int t = 0; t < tasks; ++t)
+      submit(runtime, chain_body, ChainArgs{n, layout.partitions, &wrong_device},
+             {access(x.data(), bytes, CSS_INOUT)});
+    runtime.finish();
+    stats = runtime.stats();
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(x[i], static_cast<double>(tasks)) << "element " << i;
+  EXPECT_EQ(wrong_device.load(), 0) << "a body's current GPU is not device_index / partitions";
+  ASSERT_EQ(stats.device_tasks.size(), static_cast<std::size_t>(devices)) << "devices the runtime reports";
+  if (direct) {
+    // Without peer access a fetch waits for a write-back and is placed
+    // again, by then on the device that holds the value: no even share.
+    for (int d = 0; d < devices; ++d)
+      EXPECT_EQ(stats.device_tasks[d], 4u) << "device " << d;
+    EXPECT_EQ(stats.bytes_h2d, bytes) << "only the first fetch comes from the host";
+    EXPECT_EQ(stats.bytes_p2p, (tasks - 1) * bytes) << "every later fetch is device to device";
+    EXPECT_EQ(stats.bytes_d2h, bytes) << "only the final write-back goes to the host";
+  } else {
+    EXPECT_EQ(stats.bytes_p2p, 0u) << "GPUs without peer access stage through the host";
+  }
+  std::ifstream trace_file(config.trace_file);
+  std::string trace((std::istreambuf_iterator<char>(trace_file)), std::istreambuf_iterator<char>());
+  // Device d is partition d % N of GPU d / N (gpuss.h, css_task_env).
+  for (int d = 0; d < devices; ++d) {
+    if (stats.device_tasks[d] == 0) continue; // no track without work
+    int gpu = d / static_cast<int>(layout.partitions), partition = d % static_cast<int>(layout.partitions);
+    std::string name =
+        "cuda" + std::to_string(gpu) + (layout.partitions > 1 ? "." + std::to_string(partition) : "") + " (";
+    EXPECT_NE(trace.find("\"" + name), std::string::npos) << "no trace track named " << name << "...";
+  }
+  std::remove(config.trace_file.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, GpuPeerCopies, ::testing::Values(2, 4),
+                         [](const auto &info) { return std::to_string(info.param) + "gpu_chain"; });
 
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
