@@ -50,6 +50,20 @@ if [[ $what == checks || $what == all ]]; then
   CSS_GPU_MEMORY=256M CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p d --check --inverse-trsm 2>&1 |
     tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
   CSS_TRACE="$out/trace-wb.json" "$build/bin/cholesky" -n 16384 -t 1024 -p d --gpu-potrf | grep -E "^cholesky"
+  # With fewer than four GPUs, the multi-GPU paths (peer copies, coherence across caches, owner waiting and
+  # stealing) on partitions of GPU 0 (CSS_GPU_PARTITIONS): correctness only, they share one GPU.
+  if ((gpus < 4)); then
+    for p in 2 4; do
+      for policy in nocache wt wb; do
+        CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 \
+          -p d --check --gpu-potrf 2>&1 | tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
+      done
+      CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=256M CSS_STATS=1 "$build/bin/cholesky" -n 16384 -t 1024 -p d \
+        --check --inverse-trsm 2>&1 | tee -a "$out/checks.log" | grep -E "^cholesky|css-stats" | cut -c1-250
+    done
+    CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=4 CSS_STATS=1 "$build/bin/cholesky" -n 8192 -t 1024 -p s --check --gpu-potrf \
+      --inverse-trsm 2>&1 | tee -a "$out/checks.log" | grep -E "^cholesky"
+  fi
 fi
 if [[ $what == tests || $what == all ]]; then
   echo "== GPU tests"
