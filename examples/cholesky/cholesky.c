@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
   css_start();
 #endif
 #ifdef GPUSS_CHOLESKY_CUDA
-  if (gpu_potrf) chol_gpu_prepare();
+  if (chol_cuda_device_count() > 0) chol_gpu_prepare(prec, gpu_potrf, inverse_trsm);
 #endif
 
   /* Initialise the matrix (in parallel, as host tasks). */

@@ -143,9 +143,11 @@ void chol_dpotrf_gpu(double *A);
 /* Not a task: the number of CUDA devices present (0 if none or on error). */
 int chol_cuda_device_count(void);
 
-/* Not a task: make the cusolverDn handle and workspace of every GPU, so that
- * --gpu-potrf does not time their creation. */
-void chol_gpu_prepare(void);
+/* Not a task: before the clock starts, on every GPU, make what the run's GPU
+ * bodies need (the cusolverDn handle and workspace for --gpu-potrf, scratch
+ * blocks for --inverse-trsm) and run each kernel they use once, so that
+ * neither the allocations nor CUDA's loading of the kernels is timed. */
+void chol_gpu_prepare(char prec, int gpu_potrf, int inverse_trsm);
 #endif
 
 #ifdef __cplusplus

@@ -122,6 +122,8 @@ extern "C" void chol_dgemm(double *A, double *B, double *C) {
                                 TS, &one, C, TS));
 }
 
+constexpr int max_devices = 64; // GPUs, for the resources made per GPU ahead of the run
+
 // ---------------------------------------------------------------- the panel by inverse (--inverse-trsm)
 //
 // cuBLAS trsm on a 2048 block runs at 10 TFLOP/s on an H200, trmm at 40
@@ -159,22 +161,38 @@ cublasStatus_t trmm_call(cublasHandle_t h, const double *one, const double *W, c
 // A scratch block for each stream of the calling worker thread. A GPU worker
 // runs its tasks on several streams at once (CSS_GPU_STREAMS), so tasks on
 // different streams need different blocks; on one stream, the next task's
-// use of the block is ordered after this one's copy. Made on first use (a
-// few per GPU per run) and never freed: the process ends with the runtime.
+// use of the block is ordered after this one's copy. chol_gpu_prepare()
+// makes a few per GPU before the clock starts; a stream takes one at its
+// first multiply, or makes its own when none is left. Never freed: the
+// process ends with the runtime.
+struct Scratch {
+  cudaStream_t stream;
+  void *block;
+  std::size_t bytes;
+};
+std::mutex spare_scratch_mutex;
+std::vector<Scratch> spare_scratch[max_devices]; // guarded by spare_scratch_mutex; no stream yet
+
 void *stream_scratch(std::size_t bytes) {
-  struct Scratch {
-    cudaStream_t stream;
-    void *block;
-    std::size_t bytes;
-  };
   thread_local std::vector<Scratch> scratch;
   cudaStream_t stream = css_cuda_stream();
   for (Scratch &s : scratch)
     if (s.stream == stream && s.bytes >= bytes) return s.block;
-  Scratch made{stream, nullptr, bytes};
-  CHOL_CUDA_CHECK(cudaMalloc(&made.block, bytes));
-  scratch.push_back(made);
-  return made.block;
+  Scratch taken{stream, nullptr, bytes};
+  int device = 0;
+  CHOL_CUDA_CHECK(cudaGetDevice(&device));
+  {
+    std::lock_guard lock(spare_scratch_mutex);
+    auto &spares = spare_scratch[device % max_devices];
+    if (!spares.empty() && spares.back().bytes >= bytes) {
+      taken.block = spares.back().block;
+      taken.bytes = spares.back().bytes;
+      spares.pop_back();
+    }
+  }
+  if (taken.block == nullptr) CHOL_CUDA_CHECK(cudaMalloc(&taken.block, bytes));
+  scratch.push_back(taken);
+  return taken.block;
 }
 
 template <typename Real> void invert_lower(const Real *T, Real *W) {
@@ -234,7 +252,6 @@ struct PotrfWorkspace {
                         // finds a failed factorisation without a blocking copy
 };
 
-constexpr int max_devices = 64;
 std::mutex prepared_mutex;
 std::vector<std::unique_ptr<PotrfWorkspace>> prepared[max_devices]; // guarded by prepared_mutex
 thread_local std::unique_ptr<PotrfWorkspace> thread_workspace;
@@ -286,14 +303,84 @@ extern "C" void chol_dpotrf_gpu(double *A) {
                                        ws.work_bytes / (int)sizeof(double), ws.info));
 }
 
-extern "C" void chol_gpu_prepare(void) {
+// ---------------------------------------------------------------- before the clock starts
+
+namespace {
+
+cublasStatus_t syrk_call(cublasHandle_t h, const float *minus_one, const float *A, const float *one, float *C) {
+  return cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
+}
+cublasStatus_t syrk_call(cublasHandle_t h, const double *minus_one, const double *A, const double *one, double *C) {
+  return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
+}
+cusolverStatus_t potrf_call(PotrfWorkspace &ws, float *A) {
+  return cusolverDnSpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<float *>(ws.work),
+                          ws.work_bytes / (int)sizeof(float), ws.info);
+}
+cusolverStatus_t potrf_call(PotrfWorkspace &ws, double *A) {
+  return cusolverDnDpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<double *>(ws.work),
+                          ws.work_bytes / (int)sizeof(double), ws.info);
+}
+
+// Runs once, on the current GPU and on blocks of the run's size, every kernel
+// the run will use, so that their modules are loaded before the clock starts:
+// CUDA loads a kernel's module at its first launch (lazy loading, the default
+// since CUDA 12.2), which takes milliseconds for cuBLAS's and cuSOLVER's. The
+// blocks hold the identity, which every kernel here keeps finite.
+template <typename Real> void warm_up(PotrfWorkspace *potrf, bool inverse_trsm, void *scratch) {
+  const std::size_t bytes = sizeof(Real) * TS * TS;
+  const long elements = (long)TS * TS;
+  const Real one = 1, minus_one = -1;
+  Real *blocks[3];
+  for (Real *&block : blocks) {
+    CHOL_CUDA_CHECK(cudaMalloc(&block, bytes));
+    set_identity<<<(elements + 255) / 256, 256>>>(block, TS);
+    CHOL_CUDA_CHECK(cudaGetLastError());
+  }
+  cublasHandle_t handle = nullptr;
+  CHOL_CUBLAS_CHECK(cublasCreate(&handle));
+  CHOL_CUBLAS_CHECK(gemm_nt_call(handle, TS, TS, TS, &minus_one, blocks[0], blocks[1], &one, blocks[2]));
+  CHOL_CUBLAS_CHECK(syrk_call(handle, &minus_one, blocks[0], &one, blocks[2]));
+  if (inverse_trsm) {
+    CHOL_CUBLAS_CHECK(solve_left_call(handle, &one, blocks[0], blocks[1]));
+    CHOL_CUBLAS_CHECK(trmm_call(handle, &one, blocks[0], blocks[1], static_cast<Real *>(scratch)));
+  } else {
+    CHOL_CUBLAS_CHECK(trsm_call(handle, TS, TS, &one, blocks[0], blocks[1]));
+  }
+  if (potrf) {
+    CHOL_CUSOLVER_CHECK(cusolverDnSetStream(potrf->handle, nullptr));
+    CHOL_CUSOLVER_CHECK(potrf_call(*potrf, blocks[0]));
+  }
+  CHOL_CUDA_CHECK(cudaDeviceSynchronize());
+  CHOL_CUBLAS_CHECK(cublasDestroy(handle));
+  for (Real *block : blocks)
+    CHOL_CUDA_CHECK(cudaFree(block));
+}
+
+} // namespace
+
+extern "C" void chol_gpu_prepare(char prec, int gpu_potrf, int inverse_trsm) {
+  // Compute streams per GPU, by default; a stream beyond these makes its own scratch block.
+  constexpr int scratch_blocks_per_gpu = 3;
+  const std::size_t block_bytes = (prec == 'd' ? sizeof(double) : sizeof(float)) * (std::size_t)TS * TS;
   int count = chol_cuda_device_count(), current = 0;
   CHOL_CUDA_CHECK(cudaGetDevice(&current));
   for (int device = 0; device < count && device < max_devices; ++device) {
     CHOL_CUDA_CHECK(cudaSetDevice(device));
-    auto ws = make_workspace();
+    std::unique_ptr<PotrfWorkspace> ws = gpu_potrf ? make_workspace() : nullptr;
+    std::vector<Scratch> scratch;
+    for (int b = 0; inverse_trsm && b < scratch_blocks_per_gpu; ++b) {
+      scratch.push_back(Scratch{nullptr, nullptr, block_bytes});
+      CHOL_CUDA_CHECK(cudaMalloc(&scratch.back().block, block_bytes));
+    }
+    void *warm_up_scratch = inverse_trsm ? scratch.front().block : nullptr;
+    if (prec == 'd') warm_up<double>(ws.get(), inverse_trsm, warm_up_scratch);
+    else warm_up<float>(ws.get(), inverse_trsm, warm_up_scratch);
     std::lock_guard lock(prepared_mutex);
-    prepared[device].push_back(std::move(ws));
+    if (ws) prepared[device].push_back(std::move(ws));
+    std::lock_guard scratch_lock(spare_scratch_mutex);
+    for (Scratch &block : scratch)
+      spare_scratch[device].push_back(block);
   }
   CHOL_CUDA_CHECK(cudaSetDevice(current));
 }
