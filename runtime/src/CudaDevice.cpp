@@ -107,7 +107,8 @@ private:
 
 // Page-locks user memory the first time it is copied, so copies run at
 // pinned speed without asking the user to allocate differently. Shared by
-// the GPU workers of one runtime; registrations are undone at the end.
+// the GPU workers of one runtime; registrations are undone at the end, and
+// for memory the runtime frees itself (renamed buffers), before it does.
 class HostRegistrations {
 public:
   ~HostRegistrations() {
@@ -115,30 +116,63 @@ public:
       cudaHostUnregister(reinterpret_cast<void *>(start));
   }
 
-  // Any GPU worker thread.
+  // Any thread. Page-locks the parts of [address, address + bytes) not yet
+  // locked. The lock is not held while CUDA works (milliseconds per
+  // megabyte of memory never touched), so that the workers' copies of memory
+  // already locked never wait for it; a part another thread is locking
+  // meanwhile is left to that thread, and a copy of it before then runs
+  // pageable.
   void ensure(const void *address, std::size_t bytes) {
-    static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address) / page * page;
-    std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(address) + bytes + page - 1) / page * page;
-    std::lock_guard lock(mutex_);
-    // Register the gaps of [lo, hi) not yet covered: CUDA refuses
-    // registrations that overlap earlier ones.
-    auto it = ranges_.upper_bound(lo);
-    if (it != ranges_.begin() && std::prev(it)->second > lo) lo = std::prev(it)->second;
-    while (lo < hi) {
-      it = ranges_.lower_bound(lo);
-      std::uintptr_t gap_end = it == ranges_.end() ? hi : std::min(hi, it->first);
-      if (gap_end > lo) {
-        if (cudaHostRegister(reinterpret_cast<void *>(lo), gap_end - lo, cudaHostRegisterPortable) ==
-            cudaSuccess)
-          ranges_.emplace(lo, gap_end);
-        else
-          (void)
-              cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
+    auto [lo, hi] = pages(address, bytes);
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> claimed;
+    {
+      std::lock_guard lock(mutex_);
+      std::uintptr_t at = lo;
+      while (at < hi) {
+        auto [start, end] = next_covered(at);
+        if (start <= at) {
+          at = end;
+          continue;
+        }
+        // CUDA refuses registrations that overlap earlier ones: only gaps.
+        std::uintptr_t gap_end = std::min(hi, start);
+        claimed.emplace_back(at, gap_end);
+        pending_.emplace(at, gap_end);
+        at = gap_end;
       }
-      if (it == ranges_.end() || it->first >= hi) break;
-      lo = it->second;
     }
+    std::vector<bool> locked;
+    for (auto [start, end] : claimed) {
+      bool ok = cudaHostRegister(reinterpret_cast<void *>(start), end - start, cudaHostRegisterPortable) ==
+                cudaSuccess;
+      if (!ok)
+        (void)cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
+      locked.push_back(ok);
+    }
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < claimed.size(); ++i) {
+      pending_.erase(claimed[i].first);
+      if (locked[i]) ranges_.emplace(claimed[i]);
+    }
+  }
+
+  // Any thread: memory about to be freed. Unlocks every registration that
+  // touches it (a registration may also cover a neighbour's pages, which
+  // are then copied pageable until locked again).
+  void forget(const void *address, std::size_t bytes) {
+    auto [lo, hi] = pages(address, bytes);
+    std::vector<std::uintptr_t> unlocked;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = ranges_.upper_bound(lo);
+      if (it != ranges_.begin() && std::prev(it)->second > lo) --it;
+      while (it != ranges_.end() && it->first < hi) {
+        unlocked.push_back(it->first);
+        it = ranges_.erase(it);
+      }
+    }
+    for (std::uintptr_t start : unlocked)
+      if (cudaHostUnregister(reinterpret_cast<void *>(start)) != cudaSuccess) (void)cudaGetLastError();
   }
 
   // Any GPU worker thread. Splits [address, address + bytes) where it
@@ -164,8 +198,28 @@ public:
   }
 
 private:
+  static std::pair<std::uintptr_t, std::uintptr_t> pages(const void *address, std::size_t bytes) {
+    static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address) / page * page;
+    std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(address) + bytes + page - 1) / page * page;
+    return {lo, hi};
+  }
+
+  // Under mutex_: the first range, registered or being registered, that
+  // ends after `at` ({max, max} if none).
+  std::pair<std::uintptr_t, std::uintptr_t> next_covered(std::uintptr_t at) const {
+    std::pair<std::uintptr_t, std::uintptr_t> first{UINTPTR_MAX, UINTPTR_MAX};
+    for (const auto *ranges : {&ranges_, &pending_}) {
+      auto it = ranges->upper_bound(at);
+      if (it != ranges->begin() && std::prev(it)->second > at) --it;
+      if (it != ranges->end() && it->first < first.first) first = *it;
+    }
+    return first;
+  }
+
   std::mutex mutex_;
-  std::map<std::uintptr_t, std::uintptr_t> ranges_; // registered [start, end), disjoint
+  std::map<std::uintptr_t, std::uintptr_t> ranges_;  // registered [start, end), disjoint
+  std::map<std::uintptr_t, std::uintptr_t> pending_; // being registered by some thread, disjoint from ranges_
 };
 
 // A physical GPU as the master finds it, before any of its devices starts.
@@ -243,6 +297,9 @@ public:
     // cudaHostRegister only locks host pages (portable to every context), so
     // it is safe off the worker thread.
     if (pin_) registrations_->ensure(address, bytes);
+  }
+  void release_host_memory(const void *address, std::size_t bytes) override {
+    registrations_->forget(address, bytes);
   }
   void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
 

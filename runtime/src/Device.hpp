@@ -106,6 +106,12 @@ public:
   // so that the copies later run at pinned speed without waiting for it.
   virtual void prepare_host_memory(const void *, std::size_t) {}
 
+  // Helper thread: host memory the runtime is about to free (a renamed
+  // buffer). GPUs undo their page-locking of it first: CUDA keeps the
+  // registration of freed memory, so a later allocation at the same
+  // addresses would be copied from the old pages (measured, performance.md).
+  virtual void release_host_memory(const void *, std::size_t) {}
+
   // Helper thread: a block was just allocated or freed. Simulated devices
   // fill it with a poison pattern so that a stale read shows up in tests.
   virtual void poison(const DeviceBlock &) {}

@@ -395,6 +395,9 @@ void Directory::retire(DataObject *object) {
         break;
       }
   }
+  if (object->renamed)
+    for (Device *device : devices_)
+      device->release_host_memory(object->host, object->renamed_bytes);
   objects_.destroy(object);
 }
 

@@ -13,7 +13,16 @@ __global__ void axpy_kernel(double *y, const double *x, std::size_t n, double al
   if (i < n) y[i] += alpha * x[i];
 }
 
+__global__ void fill_kernel(double *x, std::size_t n, double value) {
+  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) x[i] = value;
+}
+
 } // namespace
+
+void launch_fill(double *x, std::size_t n, double value, cudaStream_t stream) {
+  fill_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(x, n, value);
+}
 
 void launch_scale_add(double *x, std::size_t n, double factor, double addend, cudaStream_t stream) {
   scale_add_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(x, n, factor, addend);

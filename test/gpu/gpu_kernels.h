@@ -6,3 +6,4 @@
 
 void launch_scale_add(double *x, std::size_t n, double factor, double addend, cudaStream_t stream);
 void launch_axpy(double *y, const double *x, std::size_t n, double alpha, cudaStream_t stream);
+void launch_fill(double *x, std::size_t n, double value, cudaStream_t stream);

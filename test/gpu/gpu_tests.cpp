@@ -24,6 +24,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -340,6 +341,55 @@ TEST_P(GpuPeerCopies, ChainAcrossDevicesCopiesDeviceToDevice) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, GpuPeerCopies, ::testing::Values(2, 4),
                          [](const auto &info) { return std::to_string(info.param) + "gpu_chain"; });
+
+struct FillArgs {
+  std::size_t n;
+  double value;
+};
+
+// output(x[n]): x = value.
+void fill_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<FillArgs *>(packed);
+  launch_fill(static_cast<double *>(env->addresses[0]), args->n, args->value,
+              static_cast<cudaStream_t>(env->cuda_stream));
+}
+
+// Host task: input(x); returns once *gate opens, so that the task after
+// it finds a reader still running.
+void wait_for_gate_body(void *packed, const css_task_env *) {
+  auto *gate = *static_cast<std::atomic<bool> **>(packed);
+  while (!gate->load()) std::this_thread::yield();
+}
+
+// Each round renames x on the GPU (a host task still reads the old value),
+// and the barrier brings the renamed value home through a buffer the
+// runtime allocates, page-locks and frees. Buffers this large are mapped on
+// their own, so the next round's buffer usually gets the same addresses;
+// CUDA keeps the registration of freed memory and would copy into the old
+// pages, so each round's value would be lost unless the runtime unlocks a
+// buffer before freeing it (measured on an H200, docs/performance.md).
+TEST(GpuRenaming, RenamedValuesComeHomeRoundAfterRound) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t n = 5 << 20; // 40 MiB: above malloc's largest mmap threshold
+  std::vector<double> x(n, 0.0);
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  Runtime runtime(config);
+  for (int round = 1; round <= 4; ++round) {
+    std::atomic<bool> gate{false};
+    std::atomic<bool> *gate_pointer = &gate;
+    submit(runtime, wait_for_gate_body, gate_pointer, {access(x.data(), n * sizeof(double), CSS_IN)},
+           CSS_DEVICE_SMP);
+    submit(runtime, fill_body, FillArgs{n, double(round)}, {access(x.data(), n * sizeof(double), CSS_OUT)});
+    gate.store(true);
+    runtime.barrier();
+    std::size_t wrong = std::count_if(x.begin(), x.end(), [&](double v) { return v != round; });
+    EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0];
+  }
+  runtime.finish();
+  EXPECT_EQ(runtime.stats().renamed, 4u);
+}
 
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
