@@ -25,6 +25,7 @@ public:
   void submit(const css_task_desc &desc);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  void unpin(const void *address, std::size_t bytes);
   void finish();
 
   double now() const {
@@ -329,6 +330,14 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
   }
 }
 
+void RuntimeImpl::unpin(const void *address, std::size_t bytes) {
+  if (finished_) return;
+  // After the barrier no copy is in flight, so the registration can go; a
+  // later task that uses the range page-locks it again when submitted.
+  barrier();
+  if (pinning_device_) pinning_device_->release_host_memory(address, bytes);
+}
+
 void RuntimeImpl::finish() {
   if (finished_) return;
   barrier();
@@ -362,6 +371,9 @@ void Runtime::barrier() {
 }
 void Runtime::wait_on(std::span<const css_region> regions) {
   impl_->wait_on(regions);
+}
+void Runtime::unpin(const void *address, std::size_t bytes) {
+  impl_->unpin(address, bytes);
 }
 void Runtime::finish() {
   impl_->finish();

@@ -26,6 +26,9 @@ public:
   void submit(const css_task_desc &desc);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  // A barrier, then the page-locking of [address, address + bytes) undone,
+  // so that the program may free that memory (gpuss.h, css_unpin).
+  void unpin(const void *address, std::size_t bytes);
   void finish(); // idempotent; submit after it is an error
 
   // Counters so far (complete after barrier or finish).

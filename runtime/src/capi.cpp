@@ -76,6 +76,12 @@ void css_wait_on(const css_region *regions, size_t count) {
   if (process.runtime) process.runtime->wait_on({regions, count});
 }
 
+void css_unpin(const void *address, size_t bytes) {
+  ProcessRuntime &process = process_runtime();
+  std::lock_guard lock(process.mutex);
+  if (process.runtime) process.runtime->unpin(address, bytes);
+}
+
 void css_finish(void) {
   finish_process_runtime();
 }

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -389,6 +390,26 @@ TEST(GpuRenaming, RenamedValuesComeHomeRoundAfterRound) {
   }
   runtime.finish();
   EXPECT_EQ(runtime.stats().renamed, 4u);
+}
+
+// User memory tasks used stays page-locked until finish; a program that
+// frees it and allocates new task memory meanwhile calls unpin first
+// (css_unpin), or copies of the new memory would use the old pages.
+TEST(GpuRenaming, UnpinnedMemoryMayBeFreedAndReallocated) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t n = 5 << 20; // 40 MiB: mapped on its own, so a new one often lands at the same addresses
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  Runtime runtime(config);
+  for (int round = 1; round <= 4; ++round) {
+    std::unique_ptr<double[]> x(new double[n]);
+    std::fill_n(x.get(), n, double(round));
+    submit(runtime, scale_body, ScaleArgs{n, 2.0, 0.0}, {access(x.get(), n * sizeof(double), CSS_INOUT)});
+    runtime.unpin(x.get(), n * sizeof(double));
+    std::size_t wrong = std::count_if(x.get(), x.get() + n, [&](double v) { return v != 2.0 * round; });
+    EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0];
+  }
 }
 
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
