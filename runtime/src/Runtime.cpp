@@ -184,17 +184,12 @@ void RuntimeImpl::enqueue(const TaskRef &task) {
 }
 
 void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
-  for (const TaskRef &task : tasks) {
-    // A copy-back reads a renamed value, which may be on a GPU, from a buffer
-    // the runtime allocated. Page-lock it here, as user memory is at submit:
-    // a GPU worker would otherwise do it before the copy (13 ms for 32 MB
-    // never touched) and launch nothing meanwhile.
-    if (pinning_device_ && task->kind == TaskKind::CopyBack)
-      for (const BoundAccess &access : task->accesses)
-        if (access.object)
-          pinning_device_->prepare_host_memory(access.object->host, access.object->shape.span());
+  // A copy-back's renamed buffer is page-locked by the GPU worker that copies
+  // it home, not here: cudaHostRegister of memory never touched takes 12 ms
+  // for 32 MB and holds up every CUDA call meanwhile, and done here, at the
+  // barrier's entry, it stalled all GPUs at once (performance.md).
+  for (const TaskRef &task : tasks)
     enqueue(task);
-  }
   tasks.clear();
 }
 
