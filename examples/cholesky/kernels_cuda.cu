@@ -69,6 +69,15 @@ static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const 
   return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, alpha, A, TS, B, TS, beta, C, TS);
 }
 
+static cublasStatus_t syrk_call(cublasHandle_t h, const float *minus_one, const float *A, const float *one,
+                                float *C) {
+  return cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
+}
+static cublasStatus_t syrk_call(cublasHandle_t h, const double *minus_one, const double *A, const double *one,
+                                double *C) {
+  return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
+}
+
 template <typename Real> static void trsm_by_plan(const Real *T, Real *B) {
   const Real one = 1, minus_one = -1;
   chol_trsm_step steps[256];
@@ -98,28 +107,32 @@ extern "C" void chol_dtrsm(double *T, double *B) {
   trsm_by_plan(T, B);
 }
 
+// C := C - A A^T (lower triangle).
+template <typename Real> static void syrk_update(const Real *A, Real *C) {
+  const Real one = 1, minus_one = -1;
+  CHOL_CUBLAS_CHECK(syrk_call(css_cublas_handle(), &minus_one, A, &one, C));
+}
+
+// C := C - A B^T.
+template <typename Real> static void gemm_update(const Real *A, const Real *B, Real *C) {
+  const Real one = 1, minus_one = -1;
+  CHOL_CUBLAS_CHECK(gemm_nt_call(css_cublas_handle(), TS, TS, TS, &minus_one, A, B, &one, C));
+}
+
 extern "C" void chol_ssyrk(float *A, float *C) {
-  const float one = 1.0f, minus_one = -1.0f;
-  CHOL_CUBLAS_CHECK(cublasSsyrk(css_cublas_handle(), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, &minus_one, A,
-                                TS, &one, C, TS));
+  syrk_update(A, C);
 }
 
 extern "C" void chol_dsyrk(double *A, double *C) {
-  const double one = 1.0, minus_one = -1.0;
-  CHOL_CUBLAS_CHECK(cublasDsyrk(css_cublas_handle(), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, &minus_one, A,
-                                TS, &one, C, TS));
+  syrk_update(A, C);
 }
 
 extern "C" void chol_sgemm(float *A, float *B, float *C) {
-  const float one = 1.0f, minus_one = -1.0f;
-  CHOL_CUBLAS_CHECK(cublasSgemm(css_cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_T, TS, TS, TS, &minus_one, A, TS, B,
-                                TS, &one, C, TS));
+  gemm_update(A, B, C);
 }
 
 extern "C" void chol_dgemm(double *A, double *B, double *C) {
-  const double one = 1.0, minus_one = -1.0;
-  CHOL_CUBLAS_CHECK(cublasDgemm(css_cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_T, TS, TS, TS, &minus_one, A, TS, B,
-                                TS, &one, C, TS));
+  gemm_update(A, B, C);
 }
 
 constexpr int max_devices = 64; // GPUs, for the resources made per GPU ahead of the run
@@ -136,6 +149,13 @@ namespace {
 template <typename Real> __global__ void set_identity(Real *W, int ts) {
   long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
   if (i < (long)ts * ts) W[i] = i % ts == i / ts ? Real(1) : Real(0);
+}
+
+// W := I, a TS x TS block, on `stream`.
+template <typename Real> void fill_identity(Real *W, cudaStream_t stream) {
+  const long elements = (long)TS * TS;
+  set_identity<<<(elements + 255) / 256, 256, 0, stream>>>(W, TS);
+  CHOL_CUDA_CHECK(cudaGetLastError());
 }
 
 cublasStatus_t solve_left_call(cublasHandle_t h, const float *one, const float *T, float *W) {
@@ -197,9 +217,7 @@ void *stream_scratch(std::size_t bytes) {
 
 template <typename Real> void invert_lower(const Real *T, Real *W) {
   const Real one = 1;
-  const long elements = (long)TS * TS;
-  set_identity<<<(elements + 255) / 256, 256, 0, css_cuda_stream()>>>(W, TS);
-  CHOL_CUDA_CHECK(cudaGetLastError());
+  fill_identity(W, css_cuda_stream());
   CHOL_CUBLAS_CHECK(solve_left_call(css_cublas_handle(), &one, T, W));
 }
 
@@ -289,30 +307,6 @@ PotrfWorkspace &potrf_workspace() {
   return *thread_workspace;
 }
 
-} // namespace
-
-extern "C" void chol_spotrf_gpu(float *A) {
-  PotrfWorkspace &ws = potrf_workspace();
-  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<float *>(ws.work),
-                                       ws.work_bytes / (int)sizeof(float), ws.info));
-}
-
-extern "C" void chol_dpotrf_gpu(double *A) {
-  PotrfWorkspace &ws = potrf_workspace();
-  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<double *>(ws.work),
-                                       ws.work_bytes / (int)sizeof(double), ws.info));
-}
-
-// ---------------------------------------------------------------- before the clock starts
-
-namespace {
-
-cublasStatus_t syrk_call(cublasHandle_t h, const float *minus_one, const float *A, const float *one, float *C) {
-  return cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
-}
-cublasStatus_t syrk_call(cublasHandle_t h, const double *minus_one, const double *A, const double *one, double *C) {
-  return cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, TS, TS, minus_one, A, TS, one, C, TS);
-}
 cusolverStatus_t potrf_call(PotrfWorkspace &ws, float *A) {
   return cusolverDnSpotrf(ws.handle, CUBLAS_FILL_MODE_LOWER, TS, A, TS, static_cast<float *>(ws.work),
                           ws.work_bytes / (int)sizeof(float), ws.info);
@@ -322,6 +316,20 @@ cusolverStatus_t potrf_call(PotrfWorkspace &ws, double *A) {
                           ws.work_bytes / (int)sizeof(double), ws.info);
 }
 
+} // namespace
+
+extern "C" void chol_spotrf_gpu(float *A) {
+  CHOL_CUSOLVER_CHECK(potrf_call(potrf_workspace(), A));
+}
+
+extern "C" void chol_dpotrf_gpu(double *A) {
+  CHOL_CUSOLVER_CHECK(potrf_call(potrf_workspace(), A));
+}
+
+// ---------------------------------------------------------------- before the clock starts
+
+namespace {
+
 // Runs once, on the current GPU and on blocks of the run's size, every kernel
 // the run will use, so that their modules are loaded before the clock starts:
 // CUDA loads a kernel's module at its first launch (lazy loading, the default
@@ -329,13 +337,11 @@ cusolverStatus_t potrf_call(PotrfWorkspace &ws, double *A) {
 // blocks hold the identity, which every kernel here keeps finite.
 template <typename Real> void warm_up(PotrfWorkspace *potrf, bool inverse_trsm, void *scratch) {
   const std::size_t bytes = sizeof(Real) * TS * TS;
-  const long elements = (long)TS * TS;
   const Real one = 1, minus_one = -1;
   Real *blocks[3];
   for (Real *&block : blocks) {
     CHOL_CUDA_CHECK(cudaMalloc(&block, bytes));
-    set_identity<<<(elements + 255) / 256, 256>>>(block, TS);
-    CHOL_CUDA_CHECK(cudaGetLastError());
+    fill_identity(block, nullptr);
   }
   cublasHandle_t handle = nullptr;
   CHOL_CUBLAS_CHECK(cublasCreate(&handle));
