@@ -14,6 +14,8 @@
 // once per panel (cusolverDnXtrtri, or a solve against the identity), then a
 // multiply per block (trmm out of place or in place, or gemm). The example's
 // --inverse-trsm took the fastest pair (docs/performance.md, 2026-11-23).
+#include "cuda_check.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -26,33 +28,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#define CUDA_CHECK(call)                                                                                     \
-  do {                                                                                                       \
-    cudaError_t status_ = (call);                                                                            \
-    if (status_ != cudaSuccess) {                                                                            \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));  \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
-#define CUBLAS_CHECK(call)                                                                                   \
-  do {                                                                                                       \
-    cublasStatus_t status_ = (call);                                                                         \
-    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                              \
-                   cublasGetStatusName(status_));                                                            \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
-#define CUSOLVER_CHECK(call)                                                                                 \
-  do {                                                                                                       \
-    cusolverStatus_t status_ = (call);                                                                       \
-    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call,               \
-                   (int)status_);                                                                            \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
 
 namespace {
 

@@ -11,6 +11,7 @@
 //   vendor=<name> n=<n> gpus=<k> prec=<p> seconds=<t> gflops=<g>
 // or, when the matrix does not fit:
 //   vendor=<name> n=<n> gpus=<k> prec=<p> status=skipped reason=<why>
+#include "cuda_check.h"
 #include "spd_matrix.h"
 
 #include <cuda_runtime.h>
@@ -26,23 +27,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-#define CUDA_CHECK(call)                                                                                     \
-  do {                                                                                                       \
-    cudaError_t status_ = (call);                                                                            \
-    if (status_ != cudaSuccess) {                                                                            \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));  \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
-#define CUSOLVER_CHECK(call)                                                                                 \
-  do {                                                                                                       \
-    cusolverStatus_t status_ = (call);                                                                       \
-    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call, (int)status_); \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
 
 namespace {
 
