@@ -164,8 +164,7 @@ public:
     std::vector<std::uintptr_t> unlocked;
     {
       std::lock_guard lock(mutex_);
-      auto it = ranges_.upper_bound(lo);
-      if (it != ranges_.begin() && std::prev(it)->second > lo) --it;
+      auto it = first_ending_after(ranges_, lo);
       while (it != ranges_.end() && it->first < hi) {
         unlocked.push_back(it->first);
         it = ranges_.erase(it);
@@ -185,12 +184,9 @@ public:
     std::lock_guard lock(mutex_);
     std::uintptr_t at = lo;
     while (at < hi) {
-      auto it = ranges_.upper_bound(at);
-      std::uintptr_t end = hi;
-      if (it != ranges_.begin() && std::prev(it)->second > at)
-        end = std::min(hi, std::prev(it)->second);
-      else if (it != ranges_.end())
-        end = std::min(hi, it->first);
+      auto it = first_ending_after(ranges_, at);
+      // Up to the end of the registration holding `at`, or to the start of the next one.
+      std::uintptr_t end = it == ranges_.end() ? hi : std::min(hi, it->first <= at ? it->second : it->first);
       result.emplace_back(at - lo, end - at);
       at = end;
     }
@@ -205,21 +201,29 @@ private:
     return {lo, hi};
   }
 
+  using Ranges = std::map<std::uintptr_t, std::uintptr_t>; // [start, end), disjoint
+
+  // The first range of `ranges` that ends after `at`: the one holding `at`,
+  // else the next one (end() if none).
+  static Ranges::const_iterator first_ending_after(const Ranges &ranges, std::uintptr_t at) {
+    auto it = ranges.upper_bound(at);
+    if (it != ranges.begin() && std::prev(it)->second > at) --it;
+    return it;
+  }
+
   // Under mutex_: the first range, registered or being registered, that
   // ends after `at` ({max, max} if none).
   std::pair<std::uintptr_t, std::uintptr_t> next_covered(std::uintptr_t at) const {
     std::pair<std::uintptr_t, std::uintptr_t> first{UINTPTR_MAX, UINTPTR_MAX};
-    for (const auto *ranges : {&ranges_, &pending_}) {
-      auto it = ranges->upper_bound(at);
-      if (it != ranges->begin() && std::prev(it)->second > at) --it;
-      if (it != ranges->end() && it->first < first.first) first = *it;
-    }
+    for (const Ranges *ranges : {&ranges_, &pending_})
+      if (auto it = first_ending_after(*ranges, at); it != ranges->end() && it->first < first.first)
+        first = *it;
     return first;
   }
 
   std::mutex mutex_;
-  std::map<std::uintptr_t, std::uintptr_t> ranges_;  // registered [start, end), disjoint
-  std::map<std::uintptr_t, std::uintptr_t> pending_; // being registered by some thread, disjoint from ranges_
+  Ranges ranges_;  // registered
+  Ranges pending_; // being registered by some thread, disjoint from ranges_
 };
 
 // A physical GPU as the master finds it, before any of its devices starts.
