@@ -184,10 +184,6 @@ void RuntimeImpl::enqueue(const TaskRef &task) {
 }
 
 void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
-  // A copy-back's renamed buffer is page-locked by the GPU worker that copies
-  // it home, not here: cudaHostRegister of memory never touched takes 12 ms
-  // for 32 MB and holds up every CUDA call meanwhile, and done here, at the
-  // barrier's entry, it stalled all GPUs at once (performance.md).
   for (const TaskRef &task : tasks)
     enqueue(task);
   tasks.clear();
@@ -222,6 +218,11 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
   std::vector<TaskRef> created;
   tracker_.add_task(task, created);
+  // User memory is page-locked here, ahead of the copies. A renamed buffer
+  // is left to the GPU worker that copies it home, if one does: page-locking
+  // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
+  // meanwhile, and the master doing it at a barrier's copy-backs stalled all
+  // GPUs at once (performance.md).
   if (pinning_device_)
     for (const BoundAccess &access : task->accesses)
       if (access.object && !access.object->renamed)
