@@ -7,7 +7,8 @@
 # dpotrf 1.3 ms, cuBLAS dtrsm 1128 us as one call; links 53 GB/s per GPU each
 # way, 167 GB/s for all GPUs together, 150 GB/s peer to peer. The panel by
 # inverse (--inverse-trsm) takes the 2026-11-23 block_kernels times: the
-# inverse 1164 us, each multiply 217 us. Modelled devices run no task bodies;
+# inverse 1164 us, each multiply 217 us; a copy-back in device memory (32 MB
+# read and written) 20 us. Modelled devices run no task bodies;
 # the runtime above them (dependencies, directory, caches, scheduling,
 # barrier) is real. The model runs in real time: keep the machine otherwise idle.
 set -euo pipefail
@@ -17,7 +18,7 @@ program="$build/bin/cholesky_host"
 [[ -x $program ]] || { echo "model.sh: $program not built" >&2; exit 1; }
 
 links="h2d=53G,d2h=53G,host_h2d=167G,host_d2h=167G,p2p=150G,memory=130G"
-costs="chol_dgemm=318us,chol_dsyrk=186us,chol_dpotrf=1.3ms,chol_dtrsm=1128us,chol_dtrtri=1164us,chol_dtrmm=217us"
+costs="chol_dgemm=318us,chol_dsyrk=186us,chol_dpotrf=1.3ms,chol_dtrsm=1128us,chol_dtrtri=1164us,chol_dtrmm=217us,css_copy_back=20us"
 before="CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2"
 
 run() { # gpus n panel(trsm|inverse) env...

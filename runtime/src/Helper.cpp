@@ -128,9 +128,10 @@ bool Helper::goes_first(Task &task) const {
 }
 
 void Helper::make_ready(TaskRef task) {
-  bool gpu = task->device_kind == CSS_DEVICE_CUDA;
+  bool accelerators = task->device_kind == CSS_DEVICE_CUDA ||
+                      (task->kind == TaskKind::CopyBack && !devices_.empty());
   bool first = goes_first(*task);
-  std::deque<TaskRef> &queue = ready_[first ? 0 : 1][gpu ? 1 : 0];
+  std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
   // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is
   // bounded so that a huge ready list costs at most that much per task.
   std::uint32_t rank = task->rank.load(std::memory_order_relaxed);
@@ -173,7 +174,12 @@ void Helper::on_completion(Completion &completion) {
 }
 
 bool Helper::eligible(const Task &task, int space) const {
-  if (space == 0) return task.device_kind != CSS_DEVICE_CUDA && cpus_ && cpus_->count() > 0;
+  bool host_workers = cpus_ && cpus_->count() > 0;
+  // A copy-back is a copy: every worker can make it where the renamed value
+  // is, and on an accelerator that avoids bringing the value to a host
+  // buffer only to copy it again into user memory.
+  if (task.kind == TaskKind::CopyBack) return space != 0 || host_workers;
+  if (space == 0) return task.device_kind != CSS_DEVICE_CUDA && host_workers;
   DeviceKind kind = devices_[space - 1]->kind();
   return task.device_kind == CSS_DEVICE_CUDA ? kind == DeviceKind::Cuda : kind == DeviceKind::Simulated;
 }

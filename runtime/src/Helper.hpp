@@ -86,8 +86,12 @@ private:
   std::atomic<std::uint64_t> &live_tasks_;
   std::atomic<bool> &stop_;
 
-  // Ready tasks by [goes first][needs a GPU]: high priority or wide fan-out
-  // first; within each, by rank (CSS_CRITICAL_PATH), then FIFO.
+  // Ready tasks by [goes first][runs on accelerators]: high priority or wide
+  // fan-out first; within each, by rank (CSS_CRITICAL_PATH), then FIFO. The
+  // second queue holds GPU tasks and, when there are accelerators,
+  // copy-backs. Dispatch stops at a queue's first task without room, as if
+  // its tasks all ran in the same spaces: copy-backs run in more (any), so
+  // at worst one waits for room on an accelerator.
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
   std::size_t ready_count_ = 0;

@@ -39,6 +39,7 @@ private:
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
   void enqueue(const TaskRef &task);
   void submit_internal(std::vector<TaskRef> &tasks);
+  void page_lock_user_memory(const Task &task);
   std::shared_ptr<FlushRequest> request_flush(std::vector<DataObjectRef> objects, bool while_tasks_run);
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
@@ -169,6 +170,7 @@ void RuntimeImpl::validate(const css_task_desc &desc) const {
 }
 
 void RuntimeImpl::enqueue(const TaskRef &task) {
+  page_lock_user_memory(*task);
   live_tasks_.fetch_add(1, std::memory_order_relaxed);
   if (ranking_) remember_for_ranking(task);
   // Before the task can become ready (release_guard below publishes it), so
@@ -218,17 +220,20 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
   std::vector<TaskRef> created;
   tracker_.add_task(task, created);
+  submit_internal(created);
+  enqueue(task);
+}
+
+void RuntimeImpl::page_lock_user_memory(const Task &task) {
   // User memory is page-locked here, ahead of the copies. A renamed buffer
   // is left to the GPU worker that copies it home, if one does: page-locking
   // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
   // meanwhile, and the master doing it at a barrier's copy-backs stalled all
   // GPUs at once (performance.md).
-  if (pinning_device_)
-    for (const BoundAccess &access : task->accesses)
-      if (access.object && !access.object->renamed)
-        pinning_device_->prepare_host_memory(access.object->host, access.object->shape.span());
-  submit_internal(created);
-  enqueue(task);
+  if (!pinning_device_) return;
+  for (const BoundAccess &access : task.accesses)
+    if (access.object && !access.object->renamed)
+      pinning_device_->prepare_host_memory(access.object->host, access.object->shape.span());
 }
 
 std::shared_ptr<FlushRequest> RuntimeImpl::request_flush(std::vector<DataObjectRef> objects,

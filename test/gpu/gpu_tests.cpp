@@ -362,10 +362,24 @@ void wait_for_gate_body(void *packed, const css_task_env *) {
   while (!gate->load()) std::this_thread::yield();
 }
 
-// Each round renames x on the GPU (a host task still reads the old value),
-// and the barrier brings the renamed value home through a buffer the
-// runtime allocates, page-locks and frees. Buffers this large are mapped on
-// their own, so the next round's buffer usually gets the same addresses;
+struct CountWrongArgs {
+  std::size_t n;
+  double expected;
+  std::size_t *wrong;
+};
+
+// Host task: input(x[n]); counts the elements that are not `expected`.
+void count_wrong_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<CountWrongArgs *>(packed);
+  const auto *x = static_cast<const double *>(env->addresses[0]);
+  *args->wrong = static_cast<std::size_t>(
+      std::count_if(x, x + args->n, [&](double v) { return v != args->expected; }));
+}
+
+// Each round renames x on the GPU (a host task still reads the old value)
+// and a host task reads the renamed value, which the runtime brings to a
+// buffer it allocates, page-locks and frees. Buffers this large are mapped
+// on their own, so the next round's buffer usually gets the same addresses;
 // CUDA keeps the registration of freed memory and would copy into the old
 // pages, so each round's value would be lost unless the runtime unlocks a
 // buffer before freeing it (measured on an H200, docs/performance.md).
@@ -380,16 +394,46 @@ TEST(GpuRenaming, RenamedValuesComeHomeRoundAfterRound) {
   for (int round = 1; round <= 4; ++round) {
     std::atomic<bool> gate{false};
     std::atomic<bool> *gate_pointer = &gate;
+    std::size_t wrong_on_host = n;
     submit(runtime, wait_for_gate_body, gate_pointer, {access(x.data(), n * sizeof(double), CSS_IN)},
            CSS_DEVICE_SMP);
     submit(runtime, fill_body, FillArgs{n, double(round)}, {access(x.data(), n * sizeof(double), CSS_OUT)});
+    submit(runtime, count_wrong_body, CountWrongArgs{n, double(round), &wrong_on_host},
+           {access(x.data(), n * sizeof(double), CSS_IN)}, CSS_DEVICE_SMP);
     gate.store(true);
     runtime.barrier();
+    EXPECT_EQ(wrong_on_host, 0u) << "round " << round << ": the host task read a stale renamed value";
     std::size_t wrong = std::count_if(x.begin(), x.end(), [&](double v) { return v != round; });
     EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0];
   }
   runtime.finish();
   EXPECT_EQ(runtime.stats().renamed, 4u);
+}
+
+// A renamed value that only the GPU holds goes home by a copy in device
+// memory into the original's replica, then one write-back to user memory:
+// the copy-back runs on the GPU, and nothing but that write-back leaves it.
+TEST(GpuRenaming, RenamedValueOnTheGpuGoesHomeByADeviceCopy) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t n = 1 << 20;
+  std::vector<double> x(n, 0.0);
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  Runtime runtime(config);
+  std::atomic<bool> gate{false};
+  std::atomic<bool> *gate_pointer = &gate;
+  submit(runtime, wait_for_gate_body, gate_pointer, {access(x.data(), n * sizeof(double), CSS_IN)},
+         CSS_DEVICE_SMP);
+  submit(runtime, fill_body, FillArgs{n, 7.0}, {access(x.data(), n * sizeof(double), CSS_OUT)});
+  gate.store(true);
+  runtime.barrier();
+  EXPECT_EQ(std::count(x.begin(), x.end(), 7.0), static_cast<std::ptrdiff_t>(n));
+  runtime.finish();
+  auto stats = runtime.stats();
+  EXPECT_EQ(stats.renamed, 1u);
+  EXPECT_EQ(stats.device_tasks.at(0), 2u) << "the fill and the copy-back";
+  EXPECT_EQ(stats.bytes_d2h, n * sizeof(double)) << "one write-back of the original";
 }
 
 // User memory tasks used stays page-locked until finish; a program that
