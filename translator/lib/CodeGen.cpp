@@ -7,9 +7,14 @@ namespace gpuss {
 namespace {
 
 std::string argsStruct(const TaskCode &Task, const CodeGenOptions &Opts, bool Qualified) {
-  std::string Name = std::string(rt::ArgsStructPrefix) + Task.Id;
+  std::string Name = std::string(rt::ArgsStructPrefix) + Task.Id + Task.TemplateArgs;
   if (Opts.CPlusPlus) return Qualified ? Task.Scope + Name : Name;
   return "struct " + Name;
+}
+
+/// "template <...>\n" before each generated entity of a template task.
+std::string templateHead(const TaskCode &Task) {
+  return Task.TemplateHead.empty() ? std::string() : Task.TemplateHead + "\n";
 }
 
 std::string local(const char *Name) {
@@ -51,7 +56,7 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   S += Indent + Desc + ".flags = " + (Task.HighPriority ? rt::HighPriority : "0") + ";\n";
   S += Indent + Desc + ".num_accesses = " + std::to_string(NumAcc) + ";\n";
   S += Indent + Desc + ".accesses = " + Acc + ";\n";
-  S += Indent + Desc + ".body = " + Task.Scope + rt::BodyPrefix + Task.Id + ";\n";
+  S += Indent + Desc + ".body = " + Task.Scope + rt::BodyPrefix + Task.Id + Task.TemplateArgs + ";\n";
   S += Indent + Desc + ".args = &" + Args + ";\n";
   S += Indent + Desc + ".args_size = sizeof " + Args + ";\n";
   S += Indent + Desc + ".label = " + cStringLiteral(Task.Label) + ";\n";
@@ -106,15 +111,21 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   std::string S;
   S += "/* gpuss: task " + Task.Label + (Task.Clauses.empty() ? "" : ": " + Task.Clauses) + " */\n";
   // The argument struct: every argument, by value.
-  S += std::string("struct ") + rt::ArgsStructPrefix + Task.Id + " {\n";
+  S += templateHead(Task) + "struct " + rt::ArgsStructPrefix + Task.Id + " {\n";
   if (Task.Params.empty()) S += "  char " + local("unused") + ";\n";
   for (const ParamCode &P : Task.Params)
     S += "  " + P.Declarator + ";\n";
+  // The builtin, not <type_traits>: the generated code includes nothing else.
+  for (const std::string &Type : Task.DependentParamTypes)
+    S += "  static_assert(__is_trivially_copyable(" + Type + "), " +
+         cStringLiteral("task " + Task.Label + ": a parameter of type '" + Type +
+                        "' must be trivially copyable to be copied into a task") +
+         ");\n";
   S += "};\n";
   // The trampoline: unpack, rebase pointers, call the original function.
   std::string Env = local("env"), A = local("a");
-  S += std::string("static void ") + rt::BodyPrefix + Task.Id + "(void *" + local("argp") + ", const " +
-       rt::TaskEnv + " *" + Env + ") {\n";
+  S += templateHead(Task) + "static void " + rt::BodyPrefix + Task.Id + "(void *" + local("argp") +
+       ", const " + rt::TaskEnv + " *" + Env + ") {\n";
   S += "  " + argsStruct(Task, Opts, false) + " *" + A + " = (" + argsStruct(Task, Opts, false) + " *)" +
        local("argp") + ";\n";
   bool UsesEnv = false;
@@ -138,7 +149,7 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   if (!SubmitHelper) return S;
   // The submit helper: a call of the task function becomes a call of this.
   std::string File = local("file"), Line = local("line");
-  S += std::string("static void ") + rt::SubmitPrefix + Task.Id + "(";
+  S += templateHead(Task) + "static void " + rt::SubmitPrefix + Task.Id + "(";
   for (const ParamCode &P : Task.Params)
     S += P.Declarator + ", ";
   S += "const char *" + File + ", int " + Line + ") {\n";

@@ -6,6 +6,7 @@
 #include "RuntimeSymbols.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -220,6 +221,12 @@ private:
     if (S.TaskFn)
       for (const clang::ParmVarDecl *P : S.TaskFn->parameters())
         if (P->getName() == Name) return true;
+    // Template parameters are in scope where the generated code uses the
+    // name: in the template's own helpers, or inline in the caller's body.
+    for (const clang::FunctionDecl *FD : {S.TaskFn, S.Enclosing})
+      if (const clang::FunctionTemplateDecl *Template = FD ? FD->getDescribedFunctionTemplate() : nullptr)
+        for (const clang::NamedDecl *P : *Template->getTemplateParameters())
+          if (P->getName() == Name) return true;
     return S.Enclosing && lookupLocal(S, Name);
   }
 
@@ -454,8 +461,16 @@ private:
     }
     for (const clang::ParmVarDecl *P : FD->parameters()) {
       clang::QualType T = P->getType();
-      if (T->isReferenceType() || (Ctx.getLangOpts().CPlusPlus && !T.isTriviallyCopyableType(Ctx)) ||
-          T->isVariablyModifiedType()) {
+      if (P->isParameterPack()) {
+        error(P->getLocation(),
+              "parameter pack '%0' of task function '%1': a task needs a fixed list of parameters",
+              P->getNameAsString(), FD->getNameAsString());
+        return false;
+      }
+      // A type that depends on template parameters is checked when the
+      // template is instantiated (a static_assert in the generated code).
+      bool Copyable = !Ctx.getLangOpts().CPlusPlus || T->isDependentType() || T.isTriviallyCopyableType(Ctx);
+      if (T->isReferenceType() || !Copyable || T->isVariablyModifiedType()) {
         error(P->getLocation(),
               "parameter '%0' of task function '%1' has type '%2', which cannot be copied into "
               "a task (use a pointer or a trivially copyable value)",
@@ -463,6 +478,56 @@ private:
         return false;
       }
     }
+    return true;
+  }
+
+  /// The template head and arguments of a task function template, for the
+  /// generated code (TaskModel.h); the trampoline names the function with
+  /// explicit arguments.
+  bool describeTemplate(const clang::FunctionTemplateDecl *Template, TaskCode &Code) {
+    std::string Head, Args;
+    std::string Function = Template->getNameAsString();
+    for (const clang::NamedDecl *P : *Template->getTemplateParameters()) {
+      std::string Name = P->getNameAsString();
+      if (P->isTemplateParameterPack()) {
+        error(P->getLocation(),
+              "template parameter pack '%0' of task function '%1': a task needs a fixed list of "
+              "template parameters",
+              Name, Function);
+        return false;
+      }
+      if (Name.empty()) {
+        error(P->getLocation(), "unnamed template parameter of task function '%0'; give it a name", Function);
+        return false;
+      }
+      std::string Declared;
+      bool HasDefault = false;
+      if (const auto *Type = llvm::dyn_cast<clang::TemplateTypeParmDecl>(P)) {
+        Declared = "typename " + Name;
+        HasDefault = Type->hasDefaultArgument();
+      } else if (const auto *Value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(P)) {
+        Declared = printType(Value->getType(), Name);
+        HasDefault = Value->hasDefaultArgument();
+      } else {
+        error(P->getLocation(), "template template parameter '%0' of task function '%1' is not supported",
+              Name, Function);
+        return false;
+      }
+      if (HasDefault) {
+        error(P->getLocation(),
+              "default argument of template parameter '%0' of task function '%1' is not supported; "
+              "name the argument at the calls or let it be deduced",
+              Name, Function);
+        return false;
+      }
+      Head += (Head.empty() ? "" : ", ") + Declared;
+      Args += (Args.empty() ? "" : ", ") + Name;
+    }
+    Code.TemplateHead = "template <" + Head + ">";
+    Code.TemplateArgs = "<" + Args + ">";
+    Code.Callee += Code.TemplateArgs;
+    for (const ParamCode &P : Code.Params)
+      if (P.CopyableUnknown) Code.DependentParamTypes.push_back(P.TypeName);
     return true;
   }
 
@@ -494,6 +559,15 @@ private:
                  const NameScope &Scope, const clang::CallExpr *Call, TaskCode &Code) {
     Code.Label = FD->getNameAsString();
     Code.Callee = calleeSpelling(FD);
+    // A call-site task of a template's specialization: name it with its
+    // arguments, which the trampoline's arguments may not deduce.
+    if (const clang::TemplateArgumentList *TemplateArgs =
+            Call ? FD->getTemplateSpecializationArgs() : nullptr) {
+      std::string Printed;
+      llvm::raw_string_ostream OS(Printed);
+      clang::printTemplateArgumentList(OS, TemplateArgs->asArray(), Ctx.getPrintingPolicy());
+      Code.Callee += OS.str();
+    }
     Code.Cuda = Target && Target->D.Target.Device == DeviceKind::Cuda;
     Code.HighPriority = Task->D.Task.HighPriority;
     Code.Clauses = "#pragma css " + Task->Raw->Text;
@@ -610,6 +684,7 @@ private:
       clang::QualType T = P->getType().getUnqualifiedType();
       PC.Declarator = printType(T, PC.Name);
       PC.TypeName = printType(T);
+      PC.CopyableUnknown = T->isDependentType() && !T->isPointerType();
       if (T->isPointerType()) {
         const clang::ValueDecl *ArgVar =
             Call && I < Call->getNumArgs() ? argVariable(Call->getArg(I)) : nullptr;
@@ -656,7 +731,9 @@ private:
       return;
     }
     if (BestDecl) {
-      const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(BestDecl);
+      const auto *Template = llvm::dyn_cast<clang::FunctionTemplateDecl>(BestDecl);
+      const auto *FD =
+          Template ? Template->getTemplatedDecl() : llvm::dyn_cast<clang::FunctionDecl>(BestDecl);
       if (!FD) {
         error(fileLoc(BestDecl->getBeginLoc()),
               "a task directive must be followed by a function declaration, a "
@@ -680,6 +757,7 @@ private:
       Scope.TaskFn = FD;
       TaskCode Code;
       if (!buildTask(FD, Task, Target, Scope, nullptr, Code)) return;
+      if (Template && !describeTemplate(Template, Code)) return;
       Code.Id = uniqueId(FD->getNameAsString());
       DeclTasks[Canon] = Tasks.size();
       DeclTaskText[Canon] = Text;
@@ -821,13 +899,13 @@ private:
     Plan.Insertions.push_back({Loc, Text});
   }
 
-  bool checkNoMacro(const clang::CallExpr *Call) {
+  bool checkNoMacro(const clang::CallExpr *Call, const std::string &Function) {
     if (Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID() ||
         Call->getRParenLoc().isMacroID() || Call->getCallee()->getBeginLoc().isMacroID()) {
       error(fileLoc(Call->getBeginLoc()),
             "a call of task function '%0' inside a macro expansion cannot be "
             "translated; write the call outside the macro",
-            Call->getDirectCallee()->getNameAsString());
+            Function);
       return false;
     }
     for (const clang::Expr *Arg : Call->arguments())
@@ -835,18 +913,54 @@ private:
         error(fileLoc(Call->getBeginLoc()),
               "write every argument of task function '%0' at the call (default "
               "arguments are not supported)",
-              Call->getDirectCallee()->getNameAsString());
+              Function);
         return false;
       }
     return true;
   }
 
+  /// The task (declaration pragma) a call names, if any. In a template, a
+  /// call whose arguments depend on template parameters is resolved only
+  /// at instantiation; it names the task when every function its name may
+  /// mean is that task's (the submit helper then stands in for all of
+  /// them). Where the name also means other functions, whether the call
+  /// is a task is unknown: an error, not an ordinary call that would race
+  /// with the tasks in flight.
+  std::optional<size_t> declaredTaskCalled(const clang::CallExpr *Call) {
+    auto taskOf = [&](const clang::FunctionDecl *FD) -> std::optional<size_t> {
+      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
+        FD = Template->getTemplatedDecl();
+      auto It = DeclTasks.find(FD->getCanonicalDecl());
+      return It == DeclTasks.end() ? std::nullopt : std::optional<size_t>(It->second);
+    };
+    if (const clang::FunctionDecl *FD = Call->getDirectCallee()) return taskOf(FD);
+    const auto *Lookup =
+        llvm::dyn_cast<clang::UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    if (!Lookup) return std::nullopt;
+    std::set<std::optional<size_t>> Meanings;
+    for (const clang::NamedDecl *D : Lookup->decls()) {
+      D = D->getUnderlyingDecl();
+      if (const auto *Template = llvm::dyn_cast<clang::FunctionTemplateDecl>(D))
+        D = Template->getTemplatedDecl();
+      const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D);
+      Meanings.insert(FD ? taskOf(FD) : std::nullopt);
+    }
+    if (Meanings.size() == 1) return *Meanings.begin();
+    for (const std::optional<size_t> &Task : Meanings)
+      if (Task) {
+        error(fileLoc(Call->getBeginLoc()),
+              "this call in a template may call task function '%0' or another function of that name, "
+              "depending on the template's arguments; give the task function a name of its own",
+              Tasks[*Task].Label);
+        break;
+      }
+    return std::nullopt;
+  }
+
   void planCalls() {
     for (const CallSite &Site : Facts.Calls) {
-      const clang::FunctionDecl *FD = Site.Call->getDirectCallee();
-      if (!FD) continue;
       if (auto It = CallSiteTasks.find(Site.Call); It != CallSiteTasks.end()) {
-        if (!checkNoMacro(Site.Call)) continue;
+        if (!checkNoMacro(Site.Call, Tasks[It->second].Label)) continue;
         emitSupport(It->second, Site, false);
         const TaskCode &Code = Tasks[It->second];
         std::vector<std::string> Args;
@@ -860,22 +974,32 @@ private:
         Plan.UsesRuntime = true;
         continue;
       }
-      auto It = DeclTasks.find(FD->getCanonicalDecl());
-      if (It == DeclTasks.end()) continue;
-      if (Site.Enclosing && DeclTasks.count(Site.Enclosing->getCanonicalDecl()))
-        continue; // a task called inside a task body runs inline
-      if (!checkNoMacro(Site.Call)) continue;
-      emitSupport(It->second, Site, true);
-      const TaskCode &Code = Tasks[It->second];
-      const clang::Expr *Callee = Site.Call->getCallee()->IgnoreParenImpCasts();
-      SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
-      Plan.Replacements.push_back(
-          {clang::CharSourceRange::getTokenRange(Callee->getSourceRange()), submitHelperName(Code, Opts)});
-      Plan.Insertions.push_back(
-          {Site.Call->getRParenLoc(),
-           genSubmitHelperExtraArgs(fileName(Loc), lineOf(Loc), Site.Call->getNumArgs() > 0)});
-      Plan.UsesRuntime = true;
+      if (std::optional<size_t> Task = declaredTaskCalled(Site.Call)) planDeclaredTaskCall(Site, *Task);
     }
+  }
+
+  /// A call of a function annotated at its declaration becomes a call of
+  /// its submit helper, with the call's file and line appended.
+  void planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
+    if (Site.Enclosing && DeclTasks.count(Site.Enclosing->getCanonicalDecl()))
+      return; // a task called inside a task body runs inline
+    const TaskCode &Code = Tasks[TaskIndex];
+    if (!checkNoMacro(Site.Call, Code.Label)) return;
+    emitSupport(TaskIndex, Site, true);
+    const clang::Expr *Callee = Site.Call->getCallee()->IgnoreParenImpCasts();
+    SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
+    // The qualified name only: explicit template arguments (`f<double>`)
+    // stay, and name the helper's.
+    clang::SourceRange Name = Callee->getSourceRange();
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+      Name.setEnd(Ref->getNameInfo().getEndLoc());
+    else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
+      Name.setEnd(Lookup->getNameInfo().getEndLoc());
+    Plan.Replacements.push_back({clang::CharSourceRange::getTokenRange(Name), submitHelperName(Code, Opts)});
+    Plan.Insertions.push_back(
+        {Site.Call->getRParenLoc(),
+         genSubmitHelperExtraArgs(fileName(Loc), lineOf(Loc), Site.Call->getNumArgs() > 0)});
+    Plan.UsesRuntime = true;
   }
 
   void planKernelLaunches() {

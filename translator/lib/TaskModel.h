@@ -33,10 +33,11 @@ struct AccessCode {
 };
 
 struct ParamCode {
-  std::string Name;       ///< parameter (and argument struct member) name
-  std::string Declarator; ///< the parameter type with its name, e.g. "double (*a)[4]"
-  std::string TypeName;   ///< the parameter type alone, e.g. "double (*)[4]"
-  int Access = -1;        ///< the access its pointer is rebased with, or -1
+  std::string Name;             ///< parameter (and argument struct member) name
+  std::string Declarator;       ///< the parameter type with its name, e.g. "double (*a)[4]"
+  std::string TypeName;         ///< the parameter type alone, e.g. "double (*)[4]"
+  int Access = -1;              ///< the access its pointer is rebased with, or -1
+  bool CopyableUnknown = false; ///< depends on template parameters, not a pointer: copyable?
 };
 
 /// One task function as the generated code sees it (a declaration pragma),
@@ -49,6 +50,14 @@ struct TaskCode {
   std::string Clauses; ///< the directive text, for a comment
   bool Cuda = false;
   bool HighPriority = false;
+  /// A function template annotated at its declaration: the generated
+  /// struct, trampoline and submit helper are templates with the same
+  /// parameters, e.g. Head "template <typename T, int N>", Args "<T, N>".
+  std::string TemplateHead;
+  std::string TemplateArgs;
+  /// Parameter types that depend on template parameters: whether they can
+  /// be copied into a task is asserted when the template is instantiated.
+  std::vector<std::string> DependentParamTypes;
   std::vector<ParamCode> Params;
   std::vector<AccessCode> Accesses;
 };

@@ -34,7 +34,11 @@ public:
       const clang::DeclContext *DC = D->getDeclContext();
       bool Scoped = atNamespaceScope(D) || (DC && DC->isRecord());
       if (Scoped && !Function) Facts.Decls.push_back(D);
-      if (atNamespaceScope(D) && !llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(D) && !Function)
+      // The pattern of a template (whose own context is the namespace too)
+      // keeps its template as the top declaration: code inserted before it
+      // must go before `template <...>`.
+      if (atNamespaceScope(D) && !llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(D) && !Function &&
+          !D->getDescribedTemplate())
         TopDecl = D;
       if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D))
         if (atNamespaceScope(D) || llvm::isa<clang::EnumConstantDecl>(D))
