@@ -59,7 +59,15 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   S += Indent + Desc + ".body = " + Task.Scope + rt::BodyPrefix + Task.Id + Task.TemplateArgs + ";\n";
   S += Indent + Desc + ".args = &" + Args + ";\n";
   S += Indent + Desc + ".args_size = sizeof " + Args + ";\n";
-  S += Indent + Desc + ".label = " + cStringLiteral(Task.Label) + ";\n";
+  if (Task.TemplateHead.empty()) {
+    S += Indent + Desc + ".label = " + cStringLiteral(Task.Label) + ";\n";
+  } else {
+    // A static of the template is one object per specialization: the
+    // runtime tells labels apart by address, so each specialization learns
+    // its own durations while all of them print the function's name.
+    S += Indent + "static const char " + local("label") + "[] = " + cStringLiteral(Task.Label) + ";\n";
+    S += Indent + Desc + ".label = " + local("label") + ";\n";
+  }
   S += Indent + Desc + ".file = " + FileExpr + ";\n";
   S += Indent + Desc + ".line = " + LineExpr + ";\n";
   S += Indent + rt::Submit + "(&" + Desc + ");\n";

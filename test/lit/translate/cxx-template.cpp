@@ -37,6 +37,8 @@ void run(float *x, float *y, double (*a)[4]) {
 // CHECK: template <typename T>
 // CHECK-NEXT: static void __css_submit_axpy(std::size_t n, T alpha, const T *x, T *y, const char *__css_file, int __css_line) {
 // CHECK:   __css_desc.body = ::__css_body_axpy<T>;
+// CHECK:   static const char __css_label[] = "axpy";
+// CHECK-NEXT:   __css_desc.label = __css_label;
 // CHECK: template <typename T, int N>
 // CHECK-NEXT: struct __css_args_transpose {
 // CHECK-NEXT:   T (*a)[N];
