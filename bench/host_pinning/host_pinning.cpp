@@ -52,15 +52,18 @@ int main(int argc, char **argv) {
   void *device = nullptr;
   check(cudaMalloc(&device, bytes * 2), "cudaMalloc");
   cudaStream_t streams[2];
-  for (auto &s : streams) check(cudaStreamCreate(&s), "stream");
+  for (auto &s : streams)
+    check(cudaStreamCreate(&s), "stream");
   double total = static_cast<double>(bytes) * blocks;
 
   auto copy_all = [&](cudaMemcpyKind kind) {
     auto start = std::chrono::steady_clock::now();
     for (int b = 0; b < blocks; ++b) {
       char *d = static_cast<char *>(device) + (b % 2) * bytes;
-      if (kind == cudaMemcpyHostToDevice) check(cudaMemcpyAsync(d, host[b], bytes, kind, streams[b % 2]), "h2d");
-      else check(cudaMemcpyAsync(host[b], d, bytes, kind, streams[b % 2]), "d2h");
+      if (kind == cudaMemcpyHostToDevice)
+        check(cudaMemcpyAsync(d, host[b], bytes, kind, streams[b % 2]), "h2d");
+      else
+        check(cudaMemcpyAsync(host[b], d, bytes, kind, streams[b % 2]), "d2h");
     }
     check(cudaDeviceSynchronize(), "sync");
     return total / seconds_since(start) / 1e9;
@@ -69,24 +72,29 @@ int main(int argc, char **argv) {
   double pageable_h2d = copy_all(cudaMemcpyHostToDevice), pageable_d2h = copy_all(cudaMemcpyDeviceToHost);
 
   auto start = std::chrono::steady_clock::now();
-  for (auto p : host) check(cudaHostRegister(p, bytes, cudaHostRegisterPortable), "cudaHostRegister");
+  for (auto p : host)
+    check(cudaHostRegister(p, bytes, cudaHostRegisterPortable), "cudaHostRegister");
   double register_seconds = seconds_since(start);
   double pinned_h2d = copy_all(cudaMemcpyHostToDevice), pinned_d2h = copy_all(cudaMemcpyDeviceToHost);
   start = std::chrono::steady_clock::now();
-  for (auto p : host) check(cudaHostUnregister(p), "cudaHostUnregister");
+  for (auto p : host)
+    check(cudaHostUnregister(p), "cudaHostUnregister");
   double unregister_seconds = seconds_since(start);
 
   // Pinned staging, two buffers in flight.
   void *staging[2];
-  for (auto &s : staging) check(cudaMallocHost(&s, bytes), "cudaMallocHost");
+  for (auto &s : staging)
+    check(cudaMallocHost(&s, bytes), "cudaMallocHost");
   cudaEvent_t free_again[2];
-  for (auto &e : free_again) check(cudaEventCreate(&e), "event");
+  for (auto &e : free_again)
+    check(cudaEventCreate(&e), "event");
   start = std::chrono::steady_clock::now();
   for (int b = 0; b < blocks; ++b) {
     int i = b % 2;
     check(cudaEventSynchronize(free_again[i]), "wait staging");
     std::memcpy(staging[i], host[b], bytes);
-    check(cudaMemcpyAsync(static_cast<char *>(device) + i * bytes, staging[i], bytes, cudaMemcpyHostToDevice, streams[i]),
+    check(cudaMemcpyAsync(static_cast<char *>(device) + i * bytes, staging[i], bytes, cudaMemcpyHostToDevice,
+                          streams[i]),
           "staged h2d");
     check(cudaEventRecord(free_again[i], streams[i]), "record");
   }
@@ -98,7 +106,8 @@ int main(int argc, char **argv) {
   enum class Prepare { None, Populate, HugePopulate };
   auto untouched_ms = [&](Prepare prepare) {
     std::vector<void *> fresh(blocks);
-    for (auto &p : fresh) p = std::malloc(bytes);
+    for (auto &p : fresh)
+      p = std::malloc(bytes);
     std::uintptr_t page = 4096;
     auto begin = std::chrono::steady_clock::now();
     for (auto p : fresh) {
@@ -106,8 +115,10 @@ int main(int argc, char **argv) {
       std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
       std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) & ~(page - 1);
       void *start = reinterpret_cast<void *>(lo);
-      if (prepare == Prepare::HugePopulate && madvise(start, hi - lo, MADV_HUGEPAGE) != 0) std::perror("madvise");
-      if (prepare != Prepare::None && madvise(start, hi - lo, MADV_POPULATE_WRITE) != 0) std::perror("madvise");
+      if (prepare == Prepare::HugePopulate && madvise(start, hi - lo, MADV_HUGEPAGE) != 0)
+        std::perror("madvise");
+      if (prepare != Prepare::None && madvise(start, hi - lo, MADV_POPULATE_WRITE) != 0)
+        std::perror("madvise");
       check(cudaHostRegister(p, bytes, cudaHostRegisterPortable), "cudaHostRegister (untouched)");
     }
     double ms = seconds_since(begin) * 1e3 / blocks;
@@ -117,7 +128,8 @@ int main(int argc, char **argv) {
     }
     return ms;
   };
-  double untouched_register_ms = untouched_ms(Prepare::None), populated_register_ms = untouched_ms(Prepare::Populate),
+  double untouched_register_ms = untouched_ms(Prepare::None),
+         populated_register_ms = untouched_ms(Prepare::Populate),
          huge_register_ms = untouched_ms(Prepare::HugePopulate);
 
   std::printf("host_pinning block_mib=%zu blocks=%d pageable_h2d_GBs=%.1f pageable_d2h_GBs=%.1f "
@@ -125,7 +137,7 @@ int main(int argc, char **argv) {
               "staged_h2d_GBs=%.1f untouched_register_ms=%.2f populate_register_ms=%.2f "
               "huge_populate_register_ms=%.2f\n",
               block_mib, blocks, pageable_h2d, pageable_d2h, register_seconds, total / register_seconds / 1e9,
-              unregister_seconds, pinned_h2d, pinned_d2h, staged_h2d, untouched_register_ms, populated_register_ms,
-              huge_register_ms);
+              unregister_seconds, pinned_h2d, pinned_d2h, staged_h2d, untouched_register_ms,
+              populated_register_ms, huge_register_ms);
   return 0;
 }

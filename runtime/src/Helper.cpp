@@ -128,8 +128,8 @@ bool Helper::goes_first(Task &task) const {
 }
 
 void Helper::make_ready(TaskRef task) {
-  bool accelerators = task->device_kind == CSS_DEVICE_CUDA ||
-                      (task->kind == TaskKind::CopyBack && !devices_.empty());
+  bool accelerators =
+      task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
   bool first = goes_first(*task);
   std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
   // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is

@@ -112,7 +112,8 @@ void host_sum_body(void *packed, const css_task_env *env) {
   std::size_t n = *static_cast<std::size_t *>(packed);
   auto *x = static_cast<const double *>(env->addresses[0]);
   auto *sum = static_cast<double *>(env->addresses[1]);
-  for (std::size_t i = 0; i < n; ++i) *sum += x[i];
+  for (std::size_t i = 0; i < n; ++i)
+    *sum += x[i];
 }
 
 struct GemmArgs {
@@ -126,9 +127,10 @@ void gemm_body(void *packed, const css_task_env *env) {
   const double minus_one = -1.0, one = 1.0;
   auto handle = static_cast<cublasHandle_t>(css_cublas_handle_ptr());
   ASSERT_EQ(handle, env->cublas_handle);
-  cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, ts, ts, ts, &minus_one, static_cast<const double *>(env->addresses[0]),
-              ts, static_cast<const double *>(env->addresses[1]), ts, &one, static_cast<double *>(env->addresses[2]),
-              ts);
+  cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, ts, ts, ts, &minus_one,
+              static_cast<const double *>(env->addresses[0]), ts,
+              static_cast<const double *>(env->addresses[1]), ts, &one,
+              static_cast<double *>(env->addresses[2]), ts);
 }
 
 css_access access(void *base, std::size_t bytes, css_direction direction) {
@@ -138,8 +140,9 @@ css_access access(void *base, std::size_t bytes, css_direction direction) {
 template <typename Args>
 void submit(Runtime &runtime, css_task_body body, const Args &args, std::vector<css_access> accesses,
             std::uint32_t device = CSS_DEVICE_CUDA) {
-  css_task_desc desc{GPUSS_ABI_VERSION, device, 0, static_cast<std::uint32_t>(accesses.size()), accesses.data(), body,
-                     &args, sizeof args, "gpu_test_task", __FILE__, __LINE__};
+  css_task_desc desc{GPUSS_ABI_VERSION, device,   0,       static_cast<std::uint32_t>(accesses.size()),
+                     accesses.data(),   body,     &args,   sizeof args,
+                     "gpu_test_task",   __FILE__, __LINE__};
   runtime.submit(desc);
 }
 
@@ -170,7 +173,8 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
   std::vector<std::vector<double>> expected = data;
   std::mt19937 random(7);
   for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t i = 0; i < n; ++i) data[b][i] = expected[b][i] = static_cast<double>((b * 131 + i) % 97);
+    for (std::size_t i = 0; i < n; ++i)
+      data[b][i] = expected[b][i] = static_cast<double>((b * 131 + i) % 97);
   std::vector<double> sums(blocks, 0.0), expected_sums(blocks, 0.0);
   {
     Runtime runtime(config);
@@ -178,23 +182,28 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
       for (std::size_t b = 0; b < blocks; ++b) {
         ScaleArgs scale{n, 0.5, static_cast<double>(round)};
         submit(runtime, scale_body, scale, {access(data[b].data(), n * sizeof(double), CSS_INOUT)});
-        for (double &v : expected[b]) v = v * 0.5 + round;
+        for (double &v : expected[b])
+          v = v * 0.5 + round;
       }
       for (std::size_t b = 0; b < blocks; ++b) {
         std::size_t from = random() % blocks;
         if (from == b) continue;
         AxpyArgs axpy{n, 0.25};
         submit(runtime, axpy_body, axpy,
-               {access(data[from].data(), n * sizeof(double), CSS_IN), access(data[b].data(), n * sizeof(double), CSS_INOUT)});
-        for (std::size_t i = 0; i < n; ++i) expected[b][i] += 0.25 * expected[from][i];
+               {access(data[from].data(), n * sizeof(double), CSS_IN),
+                access(data[b].data(), n * sizeof(double), CSS_INOUT)});
+        for (std::size_t i = 0; i < n; ++i)
+          expected[b][i] += 0.25 * expected[from][i];
       }
       if (round == 3) {
         // Host tasks read what the GPUs wrote.
         for (std::size_t b = 0; b < blocks; b += 5) {
           submit(runtime, host_sum_body, n,
-                 {access(data[b].data(), n * sizeof(double), CSS_IN), access(&sums[b], sizeof(double), CSS_INOUT)},
+                 {access(data[b].data(), n * sizeof(double), CSS_IN),
+                  access(&sums[b], sizeof(double), CSS_INOUT)},
                  CSS_DEVICE_SMP);
-          for (double v : expected[b]) expected_sums[b] += v;
+          for (double v : expected[b])
+            expected_sums[b] += v;
         }
       }
     }
@@ -217,9 +226,11 @@ TEST_P(GpuRuntime, CublasGemmTilesMatchHost) {
   std::mt19937 random(3);
   std::uniform_real_distribution<double> uniform(-1, 1);
   for (auto &t : a)
-    for (double &v : t) v = uniform(random);
+    for (double &v : t)
+      v = uniform(random);
   for (auto &t : c)
-    for (double &v : t) v = uniform(random);
+    for (double &v : t)
+      v = uniform(random);
   std::vector<std::vector<double>> expected = c;
   {
     Runtime runtime(config);
@@ -239,23 +250,26 @@ TEST_P(GpuRuntime, CublasGemmTilesMatchHost) {
         const auto &x = a[i * nt + k], &y = a[j * nt + k];
         for (int col = 0; col < ts; ++col)
           for (int l = 0; l < ts; ++l)
-            for (int row = 0; row < ts; ++row) e[col * ts + row] -= x[l * ts + row] * y[l * ts + col];
+            for (int row = 0; row < ts; ++row)
+              e[col * ts + row] -= x[l * ts + row] * y[l * ts + col];
       }
       double worst = 0;
-      for (std::size_t v = 0; v < tile; ++v) worst = std::max(worst, std::abs(e[v] - c[i * nt + j][v]));
+      for (std::size_t v = 0; v < tile; ++v)
+        worst = std::max(worst, std::abs(e[v] - c[i * nt + j][v]));
       ASSERT_LT(worst, 1e-9) << "tile " << i << "," << j;
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    GpusPoliciesCaches, GpuRuntime,
-    ::testing::Combine(::testing::Values(1, 2, 4),
-                       ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack),
-                       ::testing::Values(0, 24)),
-    [](const auto &info) {
-      return std::to_string(std::get<0>(info.param)) + "gpu_" + gpuss::to_string(std::get<1>(info.param)) + "_" +
-             (std::get<2>(info.param) == 0 ? "large" : "small");
-    });
+INSTANTIATE_TEST_SUITE_P(GpusPoliciesCaches, GpuRuntime,
+                         ::testing::Combine(::testing::Values(1, 2, 4),
+                                            ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,
+                                                              CachePolicy::WriteBack),
+                                            ::testing::Values(0, 24)),
+                         [](const auto &info) {
+                           return std::to_string(std::get<0>(info.param)) + "gpu_" +
+                                  gpuss::to_string(std::get<1>(info.param)) + "_" +
+                                  (std::get<2>(info.param) == 0 ? "large" : "small");
+                         });
 
 // A chain of tasks on one block, dealt to the devices in turn (round-robin):
 // each task reads the value the previous one left dirty on another device.
@@ -359,7 +373,8 @@ void fill_body(void *packed, const css_task_env *env) {
 // it finds a reader still running.
 void wait_for_gate_body(void *packed, const css_task_env *) {
   auto *gate = *static_cast<std::atomic<bool> **>(packed);
-  while (!gate->load()) std::this_thread::yield();
+  while (!gate->load())
+    std::this_thread::yield();
 }
 
 struct CountWrongArgs {
@@ -372,8 +387,8 @@ struct CountWrongArgs {
 void count_wrong_body(void *packed, const css_task_env *env) {
   auto *args = static_cast<CountWrongArgs *>(packed);
   const auto *x = static_cast<const double *>(env->addresses[0]);
-  *args->wrong = static_cast<std::size_t>(
-      std::count_if(x, x + args->n, [&](double v) { return v != args->expected; }));
+  *args->wrong =
+      static_cast<std::size_t>(std::count_if(x, x + args->n, [&](double v) { return v != args->expected; }));
 }
 
 // Each round renames x on the GPU (a host task still reads the old value)
@@ -441,7 +456,8 @@ TEST(GpuRenaming, RenamedValueOnTheGpuGoesHomeByADeviceCopy) {
 // (css_unpin), or copies of the new memory would use the old pages.
 TEST(GpuRenaming, UnpinnedMemoryMayBeFreedAndReallocated) {
   if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
-  constexpr std::size_t n = 5 << 20; // 40 MiB: mapped on its own, so a new one often lands at the same addresses
+  constexpr std::size_t n =
+      5 << 20; // 40 MiB: mapped on its own, so a new one often lands at the same addresses
   Config config;
   config.num_gpus = 1;
   config.num_cpus = 1;
@@ -469,10 +485,12 @@ TEST(GpuPolicies, BytesMovedOrderWbWtNocache) {
     Runtime runtime(config);
     for (int round = 0; round < 4; ++round)
       for (std::size_t b = 0; b < blocks; ++b)
-        submit(runtime, scale_body, ScaleArgs{n, 1.0, 1.0}, {access(data[b].data(), n * sizeof(double), CSS_INOUT)});
+        submit(runtime, scale_body, ScaleArgs{n, 1.0, 1.0},
+               {access(data[b].data(), n * sizeof(double), CSS_INOUT)});
     runtime.finish();
     for (auto &block : data)
-      for (double v : block) EXPECT_EQ(v, 5.0);
+      for (double v : block)
+        EXPECT_EQ(v, 5.0);
     auto s = runtime.stats();
     return s.bytes_h2d + s.bytes_d2h + s.bytes_p2p;
   };
