@@ -28,8 +28,10 @@ int main(int argc, char **argv) {
   long n = 8192;
   int reps = 1;
   for (int a = 1; a + 1 < argc; a += 2) {
-    if (strcmp(argv[a], "-n") == 0) n = atol(argv[a + 1]);
-    else if (strcmp(argv[a], "--reps") == 0) reps = atoi(argv[a + 1]);
+    if (strcmp(argv[a], "-n") == 0)
+      n = atol(argv[a + 1]);
+    else if (strcmp(argv[a], "--reps") == 0)
+      reps = atoi(argv[a + 1]);
     else {
       fprintf(stderr, "usage: host_cholesky -n N [--reps R]\n");
       return 2;
@@ -50,7 +52,8 @@ int main(int argc, char **argv) {
   double best = 1e30;
   for (int rep = 0; rep < reps; rep++) {
     for (long c = 0; c < n; c++)
-      for (long r = 0; r < n; r++) a[c * n + r] = spd_element(r, c, n);
+      for (long r = 0; r < n; r++)
+        a[c * n + r] = spd_element(r, c, n);
     double start = now_seconds();
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, a, (lapack_int)n);
     double seconds = now_seconds() - start;

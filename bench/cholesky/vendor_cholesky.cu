@@ -43,17 +43,19 @@ const char *vendor_name(const Options &o) {
   return o.mode == "dn" ? "cusolverDn" : o.mode == "h2h" ? "cusolverDn-h2h" : "cusolverMg";
 }
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 void report(const Options &o, double seconds) {
   double flops = (double)o.n * o.n * o.n / 3.0;
-  std::printf("vendor=%s n=%lld gpus=%d prec=%c seconds=%.6f gflops=%.2f\n", vendor_name(o), (long long)o.n, o.gpus,
-              o.prec, seconds, flops / seconds / 1e9);
+  std::printf("vendor=%s n=%lld gpus=%d prec=%c seconds=%.6f gflops=%.2f\n", vendor_name(o), (long long)o.n,
+              o.gpus, o.prec, seconds, flops / seconds / 1e9);
 }
 
 [[noreturn]] void skip(const Options &o, const char *reason) {
-  std::printf("vendor=%s n=%lld gpus=%d prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n, o.gpus,
-              o.prec, reason);
+  std::printf("vendor=%s n=%lld gpus=%d prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
+              o.gpus, o.prec, reason);
   std::exit(0);
 }
 
@@ -64,12 +66,15 @@ size_t free_device_bytes(int device) {
   return free_bytes;
 }
 
-size_t available_host_bytes() { return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE); }
+size_t available_host_bytes() {
+  return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+}
 
 // Columns [col0, col0 + cols) of the n x n matrix, column-major with leading dimension ld.
 template <typename T> __global__ void fill_columns(T *a, int64_t ld, int64_t n, int64_t col0, int64_t cols) {
   int64_t total = n * cols;
-  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total;
+       e += (int64_t)gridDim.x * blockDim.x) {
     int64_t r = e % n, c = e / n;
     a[c * ld + r] = (T)spd_element(r, col0 + c, n);
   }
@@ -89,8 +94,8 @@ template <typename T> void run_dn(const Options &o) {
   cusolverDnParams_t params;
   CUSOLVER_CHECK(cusolverDnCreateParams(&params));
   size_t work_device = 0, work_host = 0;
-  CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(handle, params, CUBLAS_FILL_MODE_LOWER, n, type, nullptr, n, type,
-                                             &work_device, &work_host));
+  CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(handle, params, CUBLAS_FILL_MODE_LOWER, n, type, nullptr, n,
+                                             type, &work_device, &work_host));
   if (bytes + work_device + (size_t{256} << 20) > free_device_bytes(0)) skip(o, "gpu_memory");
 
   T *a = nullptr;
@@ -113,8 +118,8 @@ template <typename T> void run_dn(const Options &o) {
     CUDA_CHECK(cudaDeviceSynchronize());
     double start = now();
     if (host != nullptr) CUDA_CHECK(cudaMemcpy(a, host, bytes, cudaMemcpyHostToDevice));
-    CUSOLVER_CHECK(cusolverDnXpotrf(handle, params, CUBLAS_FILL_MODE_LOWER, n, type, a, n, type, work, work_device,
-                                    host_work.data(), work_host, info));
+    CUSOLVER_CHECK(cusolverDnXpotrf(handle, params, CUBLAS_FILL_MODE_LOWER, n, type, a, n, type, work,
+                                    work_device, host_work.data(), work_host, info));
     if (host != nullptr) CUDA_CHECK(cudaMemcpy(host, a, bytes, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaDeviceSynchronize());
     best = std::min(best, now() - start);
@@ -144,7 +149,8 @@ void run_mg(const Options &o) {
   if (nd > present) skip(o, "not_enough_gpus");
 
   std::vector<int> devices(nd);
-  for (int d = 0; d < nd; d++) devices[d] = d;
+  for (int d = 0; d < nd; d++)
+    devices[d] = d;
   // cusolverMg moves panels between the GPUs; without peer access it goes through the host.
   for (int d = 0; d < nd; d++) {
     CUDA_CHECK(cudaSetDevice(d));
@@ -154,8 +160,10 @@ void run_mg(const Options &o) {
       CUDA_CHECK(cudaDeviceCanAccessPeer(&can, d, e));
       if (!can) continue;
       cudaError_t status = cudaDeviceEnablePeerAccess(e, 0);
-      if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
-      else CUDA_CHECK(status);
+      if (status == cudaErrorPeerAccessAlreadyEnabled)
+        cudaGetLastError();
+      else
+        CUDA_CHECK(status);
     }
   }
 
@@ -176,8 +184,9 @@ void run_mg(const Options &o) {
     CUDA_CHECK(cudaMalloc(&a[d], local_bytes));
   }
   int64_t lwork = 0;
-  CUSOLVER_CHECK(cusolverMgPotrf_bufferSize(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1,
-                                            1, desc, CUDA_R_64F, &lwork));
+  CUSOLVER_CHECK(cusolverMgPotrf_bufferSize(handle, CUBLAS_FILL_MODE_LOWER, n,
+                                            reinterpret_cast<void **>(a.data()), 1, 1, desc, CUDA_R_64F,
+                                            &lwork));
   for (int d = 0; d < nd; d++) {
     if (sizeof(double) * (size_t)lwork + (size_t{128} << 20) > free_device_bytes(d)) skip(o, "gpu_memory");
     CUDA_CHECK(cudaMalloc(&work[d], sizeof(double) * std::max<int64_t>(lwork, 1)));
@@ -197,8 +206,9 @@ void run_mg(const Options &o) {
     }
     int info = 0;
     double start = now();
-    CUSOLVER_CHECK(cusolverMgPotrf(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1, 1, desc,
-                                   CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork, &info));
+    CUSOLVER_CHECK(cusolverMgPotrf(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1,
+                                   1, desc, CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork,
+                                   &info));
     for (int d = 0; d < nd; d++) {
       CUDA_CHECK(cudaSetDevice(d));
       CUDA_CHECK(cudaDeviceSynchronize());
@@ -221,10 +231,11 @@ void run_mg(const Options &o) {
 }
 
 [[noreturn]] void usage(const char *message) {
-  std::fprintf(stderr,
-               "vendor_cholesky: %s\n"
-               "usage: vendor_cholesky --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]\n",
-               message);
+  std::fprintf(
+      stderr,
+      "vendor_cholesky: %s\n"
+      "usage: vendor_cholesky --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]\n",
+      message);
   std::exit(2);
 }
 
@@ -237,13 +248,20 @@ int main(int argc, char **argv) {
     const char *value = a + 1 < argc ? argv[a + 1] : nullptr;
     if (value == nullptr) usage(("missing value after " + arg).c_str());
     a++;
-    if (arg == "--mode") o.mode = value;
-    else if (arg == "-n") o.n = std::atoll(value);
-    else if (arg == "--gpus") o.gpus = std::atoi(value);
-    else if (arg == "--prec") o.prec = value[0];
-    else if (arg == "--reps") o.reps = std::atoi(value);
-    else if (arg == "--block") o.block = std::atoll(value);
-    else usage(("unknown argument " + arg).c_str());
+    if (arg == "--mode")
+      o.mode = value;
+    else if (arg == "-n")
+      o.n = std::atoll(value);
+    else if (arg == "--gpus")
+      o.gpus = std::atoi(value);
+    else if (arg == "--prec")
+      o.prec = value[0];
+    else if (arg == "--reps")
+      o.reps = std::atoi(value);
+    else if (arg == "--block")
+      o.block = std::atoll(value);
+    else
+      usage(("unknown argument " + arg).c_str());
   }
   if (o.mode != "dn" && o.mode != "h2h" && o.mode != "mg") usage("--mode is dn, h2h or mg");
   if (o.n <= 0 || o.gpus <= 0 || o.reps <= 0 || o.block <= 0) usage("sizes must be positive");
@@ -253,8 +271,11 @@ int main(int argc, char **argv) {
 
   int present = 0;
   if (cudaGetDeviceCount(&present) != cudaSuccess || present == 0) skip(o, "no_gpu");
-  if (o.mode == "mg") run_mg(o);
-  else if (o.prec == 'd') run_dn<double>(o);
-  else run_dn<float>(o);
+  if (o.mode == "mg")
+    run_mg(o);
+  else if (o.prec == 'd')
+    run_dn<double>(o);
+  else
+    run_dn<float>(o);
   return 0;
 }

@@ -18,8 +18,8 @@
 #include "cholesky_tasks.h"
 
 #include <cblas.h>
-#include <lapacke.h>
 #include <float.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,9 +31,9 @@
 #include <gpuss.h> /* css_start, css_finish: not spelled as pragmas */
 #endif
 
-int TS = 512; /* block size; the task items A[TS][TS] read it at each submit */
+int TS = 512;      /* block size; the task items A[TS][TS] read it at each submit */
 int TRSM_LEAF = 0; /* GPU trsm: widest cuBLAS trsm call, 0 = one call (trsm_plan.h) */
-static int NT;  /* blocks per row and column */
+static int NT;     /* blocks per row and column */
 
 /* The matrix: A[j*NT + i] is block (i, j), i >= j. One of the two is used,
  * by the precision chosen; the pointers above the diagonal stay NULL. */
@@ -106,13 +106,15 @@ static void cholesky_d(double **A, bool gpu_potrf, double *W) {
 static const double *block_d(char prec, int i, int j, double *tmp) {
   if (prec == 'd') return Ad[j * NT + i];
   const float *blk = As[j * NT + i];
-  for (long e = 0; e < (long)TS * TS; e++) tmp[e] = blk[e];
+  for (long e = 0; e < (long)TS * TS; e++)
+    tmp[e] = blk[e];
   return tmp;
 }
 
 static double norm2(const double *v, long n) {
   double sum = 0;
-  for (long e = 0; e < n; e++) sum += v[e] * v[e];
+  for (long e = 0; e < n; e++)
+    sum += v[e] * v[e];
   return sqrt(sum);
 }
 
@@ -126,11 +128,14 @@ static double multiply_original(char prec, const double *x, double *y, long n, d
     for (int i = j; i < NT; i++) {
       const double *b = block_d(prec, i, j, tmp);
       double part = 0;
-      for (long e = 0; e < (long)TS * TS; e++) part += b[e] * b[e];
+      for (long e = 0; e < (long)TS * TS; e++)
+        part += b[e] * b[e];
       frob2 += i == j ? part : 2 * part;
-      cblas_dgemv(CblasColMajor, CblasNoTrans, TS, TS, 1.0, b, TS, x + (long)j * TS, 1, 1.0, y + (long)i * TS, 1);
+      cblas_dgemv(CblasColMajor, CblasNoTrans, TS, TS, 1.0, b, TS, x + (long)j * TS, 1, 1.0, y + (long)i * TS,
+                  1);
       if (i != j)
-        cblas_dgemv(CblasColMajor, CblasTrans, TS, TS, 1.0, b, TS, x + (long)i * TS, 1, 1.0, y + (long)j * TS, 1);
+        cblas_dgemv(CblasColMajor, CblasTrans, TS, TS, 1.0, b, TS, x + (long)i * TS, 1, 1.0, y + (long)j * TS,
+                    1);
     }
   return sqrt(frob2);
 }
@@ -153,7 +158,8 @@ static void multiply_factor(char prec, const double *x, double *w, long n, doubl
         cblas_dtrmv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, TS, b, TS, seg, 1);
         cblas_daxpy(TS, 1.0, seg, 1, z + (long)j * TS, 1);
       } else {
-        cblas_dgemv(CblasColMajor, CblasTrans, TS, TS, 1.0, b, TS, x + (long)i * TS, 1, 1.0, z + (long)j * TS, 1);
+        cblas_dgemv(CblasColMajor, CblasTrans, TS, TS, 1.0, b, TS, x + (long)i * TS, 1, 1.0, z + (long)j * TS,
+                    1);
       }
     }
   /* w := L z */
@@ -166,7 +172,8 @@ static void multiply_factor(char prec, const double *x, double *w, long n, doubl
         cblas_dtrmv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, TS, b, TS, seg, 1);
         cblas_daxpy(TS, 1.0, seg, 1, w + (long)i * TS, 1);
       } else {
-        cblas_dgemv(CblasColMajor, CblasNoTrans, TS, TS, 1.0, b, TS, z + (long)j * TS, 1, 1.0, w + (long)i * TS, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, TS, TS, 1.0, b, TS, z + (long)j * TS, 1, 1.0,
+                    w + (long)i * TS, 1);
       }
     }
   free(seg);
@@ -179,7 +186,8 @@ static double compare_with_lapack(char prec, long n, double *tmp) {
   double *full = malloc(sizeof(double) * n * n);
   if (full == NULL) return INFINITY;
   for (long c = 0; c < n; c++)
-    for (long r = 0; r < n; r++) full[c * n + r] = cholesky_generate(r, c, n);
+    for (long r = 0; r < n; r++)
+      full[c * n + r] = cholesky_generate(r, c, n);
   double diff = 0, largest = 0;
   if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, full, (lapack_int)n) != 0) {
     free(full);
@@ -260,20 +268,25 @@ int main(int argc, char **argv) {
   char prec = 'd';
   bool check = false, gpu_potrf = false, inverse_trsm = false;
   for (int a = 1; a < argc; a++) {
-    if (strcmp(argv[a], "-n") == 0) n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
-    else if (strcmp(argv[a], "-t") == 0) ts = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-t");
+    if (strcmp(argv[a], "-n") == 0)
+      n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
+    else if (strcmp(argv[a], "-t") == 0)
+      ts = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-t");
     else if (strcmp(argv[a], "-p") == 0) {
       const char *p = a + 1 < argc ? argv[++a] : "";
       if (strcmp(p, "s") != 0 && strcmp(p, "d") != 0) usage("-p takes s or d");
       prec = p[0];
-    } else if (strcmp(argv[a], "--check") == 0) check = true;
-    else if (strcmp(argv[a], "--gpu-potrf") == 0) gpu_potrf = true;
-    else if (strcmp(argv[a], "--inverse-trsm") == 0) inverse_trsm = true;
+    } else if (strcmp(argv[a], "--check") == 0)
+      check = true;
+    else if (strcmp(argv[a], "--gpu-potrf") == 0)
+      gpu_potrf = true;
+    else if (strcmp(argv[a], "--inverse-trsm") == 0)
+      inverse_trsm = true;
     else if (strcmp(argv[a], "--trsm-leaf") == 0) {
       const char *w = a + 1 < argc ? argv[++a] : NULL;
       TRSM_LEAF = w != NULL && strcmp(w, "0") == 0 ? 0 : (int)parse_positive(w, "--trsm-leaf");
-    }
-    else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) usage("help");
+    } else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)
+      usage("help");
     else {
       char message[256];
       snprintf(message, sizeof message, "unknown argument '%s'", argv[a]);
@@ -294,8 +307,10 @@ int main(int argc, char **argv) {
   const size_t block_bytes = elem * (size_t)TS * TS;
 
   /* Allocate the lower triangle of blocks, each on its own (Figure 1). */
-  if (prec == 'd') Ad = calloc((size_t)NT * NT, sizeof(double *));
-  else As = calloc((size_t)NT * NT, sizeof(float *));
+  if (prec == 'd')
+    Ad = calloc((size_t)NT * NT, sizeof(double *));
+  else
+    As = calloc((size_t)NT * NT, sizeof(float *));
   if (Ad == NULL && As == NULL) {
     fprintf(stderr, "cholesky: out of memory\n");
     return 1;
@@ -307,8 +322,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cholesky: out of memory for %d x %d blocks of %zu bytes\n", NT, NT, block_bytes);
         return 1;
       }
-      if (prec == 'd') Ad[j * NT + i] = block;
-      else As[j * NT + i] = block;
+      if (prec == 'd')
+        Ad[j * NT + i] = block;
+      else
+        As[j * NT + i] = block;
     }
 
   /* --inverse-trsm: one block for the inverse of every panel's diagonal factor. */
@@ -333,8 +350,10 @@ int main(int argc, char **argv) {
   /* Initialise the matrix (in parallel, as host tasks). */
   for (int j = 0; j < NT; j++)
     for (int i = j; i < NT; i++) {
-      if (prec == 'd') chol_dinit(Ad[j * NT + i], i, j, (int)n);
-      else chol_sinit(As[j * NT + i], i, j, (int)n);
+      if (prec == 'd')
+        chol_dinit(Ad[j * NT + i], i, j, (int)n);
+      else
+        chol_sinit(As[j * NT + i], i, j, (int)n);
     }
 #pragma css barrier
 
@@ -349,14 +368,17 @@ int main(int argc, char **argv) {
       fprintf(stderr, "cholesky: out of memory for the check\n");
       return 1;
     }
-    for (long e = 0; e < n; e++) x[e] = cholesky_generate(e, n + e, n); /* arbitrary in [-0.5, 0.5) */
+    for (long e = 0; e < n; e++)
+      x[e] = cholesky_generate(e, n + e, n); /* arbitrary in [-0.5, 0.5) */
     anorm = multiply_original(prec, x, y, n, tmp);
   }
 
   /* The timed part: from the first submit until every block is back in host memory. */
   double start = now_seconds();
-  if (prec == 'd') cholesky_d(Ad, gpu_potrf, inverse);
-  else cholesky_s(As, gpu_potrf, inverse);
+  if (prec == 'd')
+    cholesky_d(Ad, gpu_potrf, inverse);
+  else
+    cholesky_s(As, gpu_potrf, inverse);
 #pragma css barrier
   double seconds = now_seconds() - start;
 
@@ -402,7 +424,8 @@ int main(int argc, char **argv) {
          accelerators_in_use(), policy, seconds, gflops, verdict);
 
   for (int j = 0; j < NT; j++)
-    for (int i = j; i < NT; i++) free(prec == 'd' ? (void *)Ad[j * NT + i] : (void *)As[j * NT + i]);
+    for (int i = j; i < NT; i++)
+      free(prec == 'd' ? (void *)Ad[j * NT + i] : (void *)As[j * NT + i]);
   free(Ad);
   free(inverse);
   free(As);

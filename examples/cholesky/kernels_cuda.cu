@@ -18,29 +18,31 @@
 #include <vector>
 
 // Every failure is fatal and names the call, file and line and the error.
-#define CHOL_CUDA_CHECK(call)                                                                                  \
-  do {                                                                                                         \
-    cudaError_t status_ = (call);                                                                              \
-    if (status_ != cudaSuccess) {                                                                              \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));    \
-      std::abort();                                                                                            \
-    }                                                                                                          \
+#define CHOL_CUDA_CHECK(call)                                                                                \
+  do {                                                                                                       \
+    cudaError_t status_ = (call);                                                                            \
+    if (status_ != cudaSuccess) {                                                                            \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));  \
+      std::abort();                                                                                          \
+    }                                                                                                        \
   } while (0)
-#define CHOL_CUBLAS_CHECK(call)                                                                                \
-  do {                                                                                                         \
-    cublasStatus_t status_ = (call);                                                                           \
-    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cublasGetStatusName(status_)); \
-      std::abort();                                                                                            \
-    }                                                                                                          \
+#define CHOL_CUBLAS_CHECK(call)                                                                              \
+  do {                                                                                                       \
+    cublasStatus_t status_ = (call);                                                                         \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                              \
+                   cublasGetStatusName(status_));                                                            \
+      std::abort();                                                                                          \
+    }                                                                                                        \
   } while (0)
-#define CHOL_CUSOLVER_CHECK(call)                                                                              \
-  do {                                                                                                         \
-    cusolverStatus_t status_ = (call);                                                                         \
-    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call, (int)status_); \
-      std::abort();                                                                                            \
-    }                                                                                                          \
+#define CHOL_CUSOLVER_CHECK(call)                                                                            \
+  do {                                                                                                       \
+    cusolverStatus_t status_ = (call);                                                                       \
+    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                \
+      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call,               \
+                   (int)status_);                                                                            \
+      std::abort();                                                                                          \
+    }                                                                                                        \
   } while (0)
 
 // ---------------------------------------------------------------- cuBLAS wrappers
@@ -53,19 +55,20 @@
 // (cuBLAS trsm) and the updates between them (cuBLAS gemm). TRSM_LEAF = 0
 // is the single cuBLAS trsm call.
 static cublasStatus_t trsm_call(cublasHandle_t h, int m, int n, const float *one, const float *T, float *B) {
-  return cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n, one, T,
-                     TS, B, TS);
+  return cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n,
+                     one, T, TS, B, TS);
 }
-static cublasStatus_t trsm_call(cublasHandle_t h, int m, int n, const double *one, const double *T, double *B) {
-  return cublasDtrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n, one, T,
-                     TS, B, TS);
+static cublasStatus_t trsm_call(cublasHandle_t h, int m, int n, const double *one, const double *T,
+                                double *B) {
+  return cublasDtrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, m, n,
+                     one, T, TS, B, TS);
 }
 static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const float *alpha, const float *A,
                                    const float *B, const float *beta, float *C) {
   return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, alpha, A, TS, B, TS, beta, C, TS);
 }
-static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const double *alpha, const double *A,
-                                   const double *B, const double *beta, double *C) {
+static cublasStatus_t gemm_nt_call(cublasHandle_t h, int m, int n, int k, const double *alpha,
+                                   const double *A, const double *B, const double *beta, double *C) {
   return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, alpha, A, TS, B, TS, beta, C, TS);
 }
 
@@ -159,23 +162,23 @@ template <typename Real> void fill_identity(Real *W, cudaStream_t stream) {
 }
 
 cublasStatus_t solve_left_call(cublasHandle_t h, const float *one, const float *T, float *W) {
-  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS, one, T,
-                     TS, W, TS);
+  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS,
+                     one, T, TS, W, TS);
 }
 cublasStatus_t solve_left_call(cublasHandle_t h, const double *one, const double *T, double *W) {
-  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS, one, T,
-                     TS, W, TS);
+  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, TS, TS,
+                     one, T, TS, W, TS);
 }
 // cuBLAS trmm writes to C. Passing B as C is its documented in-place form,
 // but that runs at the solve's speed (709 us against 217 on a 2048 block,
 // H200): the product goes to a scratch block and is copied back instead.
 cublasStatus_t trmm_call(cublasHandle_t h, const float *one, const float *W, const float *B, float *C) {
-  return cublasStrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS, one, W,
-                     TS, B, TS, C, TS);
+  return cublasStrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS,
+                     one, W, TS, B, TS, C, TS);
 }
 cublasStatus_t trmm_call(cublasHandle_t h, const double *one, const double *W, const double *B, double *C) {
-  return cublasDtrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS, one, W,
-                     TS, B, TS, C, TS);
+  return cublasDtrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, TS, TS,
+                     one, W, TS, B, TS, C, TS);
 }
 
 // A scratch block for each stream of the calling worker thread. A GPU worker
@@ -266,8 +269,8 @@ struct PotrfWorkspace {
   cusolverDnHandle_t handle = nullptr;
   void *work = nullptr; // large enough for both precisions
   int work_bytes = 0;
-  int *info = nullptr;  // written by potrf, never read: the residual check
-                        // finds a failed factorisation without a blocking copy
+  int *info = nullptr; // written by potrf, never read: the residual check
+                       // finds a failed factorisation without a blocking copy
 };
 
 std::mutex prepared_mutex;
@@ -278,8 +281,10 @@ std::unique_ptr<PotrfWorkspace> make_workspace() {
   auto ws = std::make_unique<PotrfWorkspace>();
   CHOL_CUSOLVER_CHECK(cusolverDnCreate(&ws->handle));
   int lwork_s = 0, lwork_d = 0;
-  CHOL_CUSOLVER_CHECK(cusolverDnSpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
-  CHOL_CUSOLVER_CHECK(cusolverDnDpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
+  CHOL_CUSOLVER_CHECK(
+      cusolverDnSpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_s));
+  CHOL_CUSOLVER_CHECK(
+      cusolverDnDpotrf_bufferSize(ws->handle, CUBLAS_FILL_MODE_LOWER, TS, nullptr, TS, &lwork_d));
   ws->work_bytes = std::max(lwork_s * (int)sizeof(float), lwork_d * (int)sizeof(double));
   CHOL_CUDA_CHECK(cudaMalloc(&ws->work, ws->work_bytes));
   CHOL_CUDA_CHECK(cudaMalloc(&ws->info, sizeof(int)));
@@ -380,8 +385,10 @@ extern "C" void chol_gpu_prepare(char prec, int gpu_potrf, int inverse_trsm) {
       CHOL_CUDA_CHECK(cudaMalloc(&scratch.back().block, block_bytes));
     }
     void *warm_up_scratch = inverse_trsm ? scratch.front().block : nullptr;
-    if (prec == 'd') warm_up<double>(ws.get(), inverse_trsm, warm_up_scratch);
-    else warm_up<float>(ws.get(), inverse_trsm, warm_up_scratch);
+    if (prec == 'd')
+      warm_up<double>(ws.get(), inverse_trsm, warm_up_scratch);
+    else
+      warm_up<float>(ws.get(), inverse_trsm, warm_up_scratch);
     std::lock_guard lock(prepared_mutex);
     if (ws) prepared[device].push_back(std::move(ws));
     std::lock_guard scratch_lock(spare_scratch_mutex);

@@ -40,13 +40,15 @@ double cholesky_generate(long i, long j, long n) {
 void chol_dinit(double *A, int bi, int bj, int n) {
   long row0 = (long)bi * TS, col0 = (long)bj * TS;
   for (long c = 0; c < TS; c++)
-    for (long r = 0; r < TS; r++) A[c * TS + r] = cholesky_generate(row0 + r, col0 + c, n);
+    for (long r = 0; r < TS; r++)
+      A[c * TS + r] = cholesky_generate(row0 + r, col0 + c, n);
 }
 
 void chol_sinit(float *A, int bi, int bj, int n) {
   long row0 = (long)bi * TS, col0 = (long)bj * TS;
   for (long c = 0; c < TS; c++)
-    for (long r = 0; r < TS; r++) A[c * TS + r] = (float)cholesky_generate(row0 + r, col0 + c, n);
+    for (long r = 0; r < TS; r++)
+      A[c * TS + r] = (float)cholesky_generate(row0 + r, col0 + c, n);
 }
 
 /* ---------------------------------------------------------------- LAPACK potrf wrappers */

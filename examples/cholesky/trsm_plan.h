@@ -51,8 +51,8 @@ static inline int chol_trsm_plan_range(int col, int width, int leaf, struct chol
 }
 
 /* The plan for a block of `order` columns: leaves are over leaf / 2 wide,
- * so there are fewer than 4 * order / leaf + 2 steps. leaf <= 0 or leaf >= order gives the single solve of the plain
- * cuBLAS call. Returns the number of steps, or 0 if `capacity` is too small. */
+ * so there are fewer than 4 * order / leaf + 2 steps. leaf <= 0 or leaf >= order gives the single solve of
+ * the plain cuBLAS call. Returns the number of steps, or 0 if `capacity` is too small. */
 static inline int chol_trsm_plan(int order, int leaf, struct chol_trsm_step *steps, int capacity) {
   int count = 0;
   if (leaf <= 0 || leaf > order) leaf = order;

@@ -27,8 +27,8 @@ static void replay(const struct chol_trsm_step *steps, int count, int order, con
                   T + (long)step->col * order + step->col, order, columns, order);
     else
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, order, step->width, step->kwidth, -1.0,
-                  B + (long)step->k * order, order, T + (long)step->k * order + step->col, order, 1.0, columns,
-                  order);
+                  B + (long)step->k * order, order, T + (long)step->k * order + step->col, order, 1.0,
+                  columns, order);
   }
 }
 
@@ -49,7 +49,8 @@ static int check(int order, int leaf) {
         fprintf(stderr, "order %d leaf %d: a solve of %d columns\n", order, leaf, steps[s].width);
         return 1;
       }
-      for (int c = steps[s].col; c < steps[s].col + steps[s].width; c++) solved[c]++;
+      for (int c = steps[s].col; c < steps[s].col + steps[s].width; c++)
+        solved[c]++;
     }
   for (int c = 0; c < order; c++)
     if (solved[c] != 1) {
@@ -66,7 +67,8 @@ static int check(int order, int leaf) {
     T[e] = pseudo_random(&state);
     B[e] = pseudo_random(&state);
   }
-  for (int d = 0; d < order; d++) T[(long)d * order + d] = 2.0 + order / 8.0; /* well conditioned */
+  for (int d = 0; d < order; d++)
+    T[(long)d * order + d] = 2.0 + order / 8.0; /* well conditioned */
   memcpy(reference, B, sizeof(double) * elements);
   cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, order, order, 1.0, T, order,
               reference, order);
@@ -85,10 +87,11 @@ static int check(int order, int leaf) {
 }
 
 int main(void) {
-  static const int cases[][2] = {{256, 32}, {256, 64}, {256, 256}, {256, 0}, {200, 48}, {300, 37},
+  static const int cases[][2] = {{256, 32}, {256, 64}, {256, 256}, {256, 0}, {200, 48},  {300, 37},
                                  {97, 8},   {64, 200}, {512, 64},  {1, 1},   {2048, 256}};
   int failures = 0;
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) failures += check(cases[c][0], cases[c][1]);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    failures += check(cases[c][0], cases[c][1]);
   if (failures) fprintf(stderr, "trsm_plan_test: %d case(s) failed\n", failures);
   return failures ? 1 : 0;
 }

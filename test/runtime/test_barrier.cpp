@@ -100,10 +100,13 @@ TEST_P(Barrier, UnpinWaitsLikeABarrierAndMemoryMayThenBeReused) {
   for (int round = 1; round <= 3; ++round) {
     auto data = std::make_unique<Block>();
     data->fill(round);
-    Task("double").inout(*data).body([](TaskEnv env) {
-      for (int i = 0; i < N; ++i)
-        env.ptr<int>(0)[i] *= 2;
-    }).submit(runtime);
+    Task("double")
+        .inout(*data)
+        .body([](TaskEnv env) {
+          for (int i = 0; i < N; ++i)
+            env.ptr<int>(0)[i] *= 2;
+        })
+        .submit(runtime);
     runtime.unpin(data.get(), sizeof(Block));
     for (int v : *data)
       ASSERT_EQ(v, 2 * round) << "round " << round;
