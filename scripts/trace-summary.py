@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 
-COPY_SUFFIXES = (" in", " out", " copy-in", " copy-out")
+COPY_SUFFIXES = (" in", " peer", " out", " copy-in", " copy-out")
 
 
 def load(path):

@@ -1,10 +1,12 @@
 // CudaDevice: a GPU, driven by its own worker thread.
 //
 // Only the worker makes CUDA calls for its device (the master may query
-// properties before it starts). Each worker has three streams: `in` for
-// fetches (host to device, and peer to peer), `compute` for task bodies and
-// `out` for write-backs, so the fetches of staged tasks overlap the running
-// task. Completion is found by polling events; the device is never
+// properties before it starts). Each worker has its streams: `in` for
+// copies from the host, `peer` for copies from other GPUs, the compute
+// lanes for task bodies and `out` for write-backs, so the fetches of staged
+// tasks overlap the running task, and a copy from a peer over NVLink does
+// not queue behind copies from the host over PCIe (they use different copy
+// engines). Completion is found by polling events; the device is never
 // synchronised.
 //
 // With CSS_GPU_PARTITIONS=N each GPU appears as N devices, each a complete
@@ -313,7 +315,8 @@ private:
   // worker polls for.
   struct InFlight {
     DeviceCommand command;
-    CudaEvent copies_start{true}, copies_end{true}; // fetches, or a write-back
+    CudaEvent copies_start{true}, copies_end{true}; // fetches from the host, a load, or a write-back
+    CudaEvent peer_start{true}, peer_end{true};     // fetches from peers
     CudaEvent task_start{true}, task_end{true};
     CudaEvent after_start{true}; // write-backs after the task
     CudaEvent done{true};
@@ -388,25 +391,30 @@ private:
   void issue(DeviceCommand command) {
     auto flight = std::make_unique<InFlight>();
     if (!command.task) {
-      // Transfer-only: write-backs of this device's replicas to the host.
-      flight->copies_start.record(out_->get());
+      // Transfer-only: loads ahead of this device's tasks, or write-backs of
+      // its replicas to the host.
+      cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
+      flight->copies_start.record(stream);
       for (const Transfer &transfer : command.before)
-        copy(transfer, out_->get());
-      flight->copies_end.record(out_->get());
-      flight->done.record(out_->get());
+        copy(transfer, stream);
+      flight->copies_end.record(stream);
+      flight->done.record(stream);
     } else {
       flight->copies_start.record(in_->get());
+      flight->peer_start.record(peer_->get());
       for (const Transfer &transfer : command.before)
-        copy(transfer, in_->get());
-      // The in stream is in order: this event also covers earlier commands'
-      // fetches, which later tasks on this device may read.
+        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get());
+      // Both streams are in order: these events also cover earlier
+      // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
+      flight->peer_end.record(peer_->get());
       // Tasks take the compute lanes in turn. Staged tasks are independent
       // (each was ready when dispatched), so a latency-bound kernel (a
       // trsm, a potrf) can overlap a gemm of another lane.
       ComputeLane &lane = lanes_[next_lane_++ % lanes_.size()];
       cudaStream_t compute = lane.stream->get();
       CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
       flight->task_start.record(compute);
       current_stream = compute;
       current_cublas = lane.cublas->get();
@@ -449,9 +457,21 @@ private:
       return now - milliseconds * 1e-3;
     };
     bool tracing = context_.trace->enabled();
-    if (tracing && !command.before.empty())
-      context_.trace->record(name_ + (command.task ? " in" : " out"), command.task ? "fetch" : "write-back",
-                             at(flight.copies_start), at(flight.copies_end), payload_bytes(command.before));
+    if (tracing && !command.before.empty()) {
+      std::uint64_t from_host = 0, from_peers = 0;
+      for (const Transfer &transfer : command.before)
+        (transfer.from_space == 0 ? from_host : from_peers) += transfer.shape().payload_bytes();
+      if (!command.task)
+        context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
+                               command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
+                               at(flight.copies_end), payload_bytes(command.before));
+      if (command.task && from_host)
+        context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
+                               from_host);
+      if (command.task && from_peers)
+        context_.trace->record(name_ + " peer", "fetch", at(flight.peer_start), at(flight.peer_end),
+                               from_peers);
+    }
     if (command.task) {
       Task &task = *command.task;
       task.start_time = at(flight.task_start);
@@ -470,6 +490,7 @@ private:
     CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
     pool_ = static_cast<std::byte *>(pool);
     in_ = std::make_unique<CudaStream>();
+    peer_ = std::make_unique<CudaStream>();
     out_ = std::make_unique<CudaStream>();
     // One cuBLAS handle per lane: a handle's workspace must not be shared by
     // kernels running at once.
@@ -512,6 +533,7 @@ private:
     }
     lanes_.clear();
     in_.reset();
+    peer_.reset();
     out_.reset();
     CSS_CUDA_CHECK(cudaFree(pool_));
     pool_ = nullptr;
@@ -531,7 +553,7 @@ private:
     std::unique_ptr<CudaStream> stream;
     std::unique_ptr<CublasHandle> cublas; // bound to `stream`; declared after it, so destroyed first
   };
-  std::unique_ptr<CudaStream> in_, out_;
+  std::unique_ptr<CudaStream> in_, peer_, out_;
   unsigned lane_count_;
   std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
   std::size_t next_lane_ = 0;

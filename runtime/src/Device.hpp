@@ -39,6 +39,12 @@ struct DeviceCommand {
   std::vector<void *> addresses; // per access: where the body finds its data
   std::vector<Transfer> before;  // fetches into this device, before the task
   std::vector<Transfer> after;   // write-backs, after the task (wt, nocache)
+
+  // A transfer-only command either loads values into this device ahead of
+  // its tasks, or writes values back to the host. Loads go on the fetch
+  // engine: it is in order, so a task staged after a load finds the value
+  // there without waiting for the load's completion to be reported.
+  bool is_load() const { return !task && !before.empty() && before.front().to_space != 0; }
 };
 
 // What a worker reports back to the helper.

@@ -1,8 +1,8 @@
 // ModelDevice: a simulated accelerator that models time instead of
 // computing (CSS_SIM_MODEL; see DeviceModel.hpp).
 //
-// Like a GPU worker it has three in-order engines: fetches (host to device
-// and peer to peer) on `in`, task bodies on `compute`, write-backs on `out`.
+// Like a GPU worker it has four in-order engines: fetches from the host on
+// `in`, from peers on `peer`, task bodies on `compute`, write-backs on `out`.
 // Each command is laid out on them when it arrives, from the model's costs,
 // and its completion is reported when the runtime clock reaches the end of
 // its last phase. Copies over the host's links also share the host's total
@@ -133,10 +133,16 @@ private:
     DeviceCommand command;
     double at = 0;
   };
+  // When copies on one engine ran: [start, end), and what they moved.
+  struct CopySpan {
+    double start = 0, end = 0;
+    std::uint64_t bytes = 0;
+  };
   // A command laid out on the engines: when each phase starts and ends.
   struct Timeline {
     DeviceCommand command;
-    double fetch_start = 0, fetch_end = 0, task_start = 0, task_end = 0, out_start = 0, done = 0;
+    CopySpan from_host, from_peers, out; // fetches (or a load), and write-backs
+    double task_start = 0, task_end = 0, done = 0;
   };
   static bool later(const Timeline &a, const Timeline &b) { return a.done > b.done; }
 
@@ -148,30 +154,45 @@ private:
     return start + bytes / model_->p2p;
   }
 
+  // Lays `transfers` for which `take` holds out on the engine free from
+  // `engine_free`, in order, from `at` on.
+  template <typename Take>
+  CopySpan lay_out_copies(const std::vector<Transfer> &transfers, Take take, double at, double &engine_free) {
+    CopySpan span;
+    span.start = span.end = std::max(at, engine_free);
+    for (const Transfer &transfer : transfers)
+      if (take(transfer)) {
+        span.end = copy_done(transfer, span.end);
+        span.bytes += transfer.shape().payload_bytes();
+      }
+    if (span.bytes) engine_free = span.end;
+    return span;
+  }
+
   Timeline lay_out(Arrival arrival) {
     Timeline line;
     DeviceCommand &command = arrival.command;
-    if (!command.task) { // write-backs, on the out engine
-      line.out_start = std::max(arrival.at, out_free_);
-      double t = line.out_start;
-      for (const Transfer &transfer : command.before)
-        t = copy_done(transfer, t);
-      out_free_ = line.done = t;
+    auto any = [](const Transfer &) { return true; };
+    if (command.is_load()) { // on the host fetch engine, like a task's fetches from the host
+      line.from_host = lay_out_copies(command.before, any, arrival.at, in_free_);
+      line.done = line.from_host.end;
+    } else if (!command.task) { // write-backs, on the out engine
+      line.out = lay_out_copies(command.before, any, arrival.at, out_free_);
+      line.done = line.out.end;
     } else {
-      line.fetch_start = std::max(arrival.at, in_free_);
-      double t = line.fetch_start;
-      for (const Transfer &transfer : command.before)
-        t = copy_done(transfer, t);
-      in_free_ = line.fetch_end = t;
-      line.task_start = std::max(t, compute_free_);
+      // Copies from the host and from peers take separate engines, as on a
+      // GPU worker. The task waits for everything both engines were given
+      // so far: a value it reads may come from an earlier command's copy.
+      line.from_host = lay_out_copies(
+          command.before, [](const Transfer &t) { return t.from_space == 0; }, arrival.at, in_free_);
+      line.from_peers = lay_out_copies(
+          command.before, [](const Transfer &t) { return t.from_space != 0; }, arrival.at, peer_free_);
+      line.task_start = std::max({arrival.at, in_free_, peer_free_, compute_free_});
       compute_free_ = line.task_end = line.task_start + model_->seconds_for(command.task->label);
       line.done = line.task_end;
       if (!command.after.empty()) {
-        line.out_start = std::max(line.task_end, out_free_);
-        t = line.out_start;
-        for (const Transfer &transfer : command.after)
-          t = copy_done(transfer, t);
-        out_free_ = line.done = t;
+        line.out = lay_out_copies(command.after, any, line.task_end, out_free_);
+        line.done = line.out.end;
       }
     }
     line.command = std::move(command);
@@ -186,13 +207,14 @@ private:
       task.start_time = line.task_start;
       task.end_time = line.task_end;
       context_.count_device_task(index(), name(), task);
-      if (trace.enabled() && !command.before.empty())
-        trace.record(name() + " in", "fetch", line.fetch_start, line.fetch_end,
-                     payload_bytes(command.before));
-      if (trace.enabled() && !command.after.empty())
-        trace.record(name() + " out", "write-back", line.out_start, line.done, payload_bytes(command.after));
-    } else if (trace.enabled()) {
-      trace.record(name() + " out", "write-back", line.out_start, line.done, payload_bytes(command.before));
+    }
+    if (trace.enabled()) {
+      auto record = [&](const char *track, const char *what, const CopySpan &span) {
+        if (span.bytes) trace.record(name() + track, what, span.start, span.end, span.bytes);
+      };
+      record(" in", command.task ? "fetch" : "load-ahead", line.from_host);
+      record(" peer", "fetch", line.from_peers);
+      record(" out", "write-back", line.out);
     }
     context_.report_done(command, space());
   }
@@ -231,7 +253,7 @@ private:
   WorkerContext context_;
   std::unique_ptr<ReservedAddresses> pool_;
   Inbox<Arrival> inbox_;
-  double in_free_ = 0, compute_free_ = 0, out_free_ = 0; // worker thread only
+  double in_free_ = 0, peer_free_ = 0, compute_free_ = 0, out_free_ = 0; // worker thread only
   std::jthread thread_;
 };
 
