@@ -82,7 +82,7 @@ if [[ $what == ab ]]; then
     local line
     line=$(env CSS_NUM_GPUS="$g" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -n "$n" -t 2048 -p d --gpu-potrf "$@" 2>&1 |
       grep -E "^cholesky|css-stats" | tr '\n' ' ')
-    echo "$label g=$g n=$n | $line" | tee -a "$out/ab.log" | grep -oE "^[^|]*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_p2p=[0-9]+|final_write_backs=[0-9]+" | tr '\n' ' '
+    echo "$label g=$g n=$n | $line" | tee -a "$out/ab.log" | grep -oE "^[^|]*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|loads_ahead=[0-9]+" | tr '\n' ' '
     echo
   }
   # Each variant: a name, then its environment, then -- and its options.
@@ -98,6 +98,8 @@ if [[ $what == ab ]]; then
     "prefetch-2 CSS_PREFETCH_DEPTH=2"
     "before CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 CSS_GPU_STREAMS=1"
     "locality-nowait CSS_SCHEDULER=locality-nowait"
+    "load-ahead-off CSS_LOAD_AHEAD=0"
+    "inverse-load-ahead-off CSS_LOAD_AHEAD=0 -- --inverse-trsm"
   )
   # `ab NAME...` runs only the default and the variants named.
   if [[ $# -gt 0 ]]; then

@@ -19,7 +19,7 @@ program="$build/bin/cholesky_host"
 
 links="h2d=53G,d2h=53G,host_h2d=167G,host_d2h=167G,p2p=150G,memory=130G"
 costs="chol_dgemm=318us,chol_dsyrk=186us,chol_dpotrf=1.3ms,chol_dtrsm=1128us,chol_dtrtri=1164us,chol_dtrmm=217us,css_copy_back=20us"
-before="CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2"
+before="CSS_EARLY_WRITE_BACK=0 CSS_FAN_OUT_FIRST=0 CSS_SCHEDULER=locality-nowait CSS_CRITICAL_PATH=0 CSS_PREFETCH_DEPTH=2 CSS_LOAD_AHEAD=0"
 
 run() { # gpus n panel(trsm|inverse) env...
   local g=$1 n=$2 panel=$3; shift 3
@@ -32,7 +32,7 @@ field() { grep -oE "$1=[0-9.]+" <<<"$2" | head -1 | cut -d= -f2; }
 echo "| runtime | panel | GPUs | n | seconds | TFLOP/s | peer GB |"
 echo "|---|---|---|---|---|---|---|"
 for panel in trsm inverse; do
-  for variant in before default no-early-write-back no-fan-out-first locality-nowait no-critical-path prefetch-2; do
+  for variant in before default no-early-write-back no-fan-out-first locality-nowait no-critical-path prefetch-2 no-load-ahead; do
     case $variant in
       before) envs=($before) ;;
       default) envs=() ;;
@@ -41,6 +41,7 @@ for panel in trsm inverse; do
       locality-nowait) envs=(CSS_SCHEDULER=locality-nowait) ;;
       no-critical-path) envs=(CSS_CRITICAL_PATH=0) ;;
       prefetch-2) envs=(CSS_PREFETCH_DEPTH=2) ;;
+      no-load-ahead) envs=(CSS_LOAD_AHEAD=0) ;;
     esac
     for gn in "1 49152" "1 65536" "2 65536" "4 65536"; do
       read -r g n <<<"$gn"

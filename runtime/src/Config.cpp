@@ -137,6 +137,7 @@ Config Config::from_environment() {
     config.critical_path = parse_flag("CSS_CRITICAL_PATH", v);
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
+  if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag("CSS_PIN_HOST", v);

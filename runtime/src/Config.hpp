@@ -35,6 +35,9 @@ struct Config {
                                  // rank order
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
+  bool load_ahead = true;        // CSS_LOAD_AHEAD=0 to disable: with ranks (CSS_CRITICAL_PATH), devices
+                                 // whose fetch engines have room load the inputs of the highest-ranked
+                                 // unfinished tasks before those tasks are ready
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)

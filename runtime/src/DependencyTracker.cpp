@@ -176,4 +176,11 @@ void DependencyTracker::clear() {
   entries_.clear();
 }
 
+bool DependencyTracker::overlaps_another(const Region &region) {
+  bool found = false;
+  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
+  entries_.for_each_overlapping(region, by_region, [&](Entry &entry) { found |= !(entry.region == region); });
+  return found;
+}
+
 } // namespace gpuss

@@ -43,6 +43,9 @@ public:
   void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
                   std::vector<DataObjectRef> *objects);
 
+  // Whether `region` overlaps a tracked region other than itself.
+  bool overlaps_another(const Region &region);
+
   // After a barrier: every tracked task has finished; drop the references.
   void forget_tasks();
   // At finish: drop everything.

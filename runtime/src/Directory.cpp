@@ -51,6 +51,46 @@ void Directory::issue(Transfer transfer, int executing_space) {
   device(executing_space).submit(std::move(command));
 }
 
+Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int space, std::size_t keep_free) {
+  // Only a value that is in host memory and nowhere else: one a device
+  // already holds is placed (locality follows it), and one a task computes
+  // is not there yet. An object overlapping another with device copies is
+  // left to plan(), which keeps aliases coherent.
+  Replica &host = object->replicas[0];
+  if (object->renamed || object->dirty_space != 0 || !host.valid || host.filling)
+    return LoadOutcome::NotNeeded;
+  for (std::size_t other = 1; other < object->replicas.size(); ++other)
+    if (object->replicas[other].valid || object->replicas[other].block) return LoadOutcome::NotNeeded;
+  bool aliased = false;
+  aliases_.for_each_overlapping(object->shape, shape_of,
+                                [&](DataObject *&other) { aliased |= other != object.get(); });
+  if (aliased) return LoadOutcome::NotNeeded;
+
+  MemoryPool &pool = cache(space).pool();
+  std::size_t bytes = object->storage_bytes();
+  if (pool.free_bytes() < MemoryPool::rounded(bytes) + keep_free) return LoadOutcome::NoRoom;
+  std::optional<DeviceBlock> block = pool.allocate(bytes);
+  if (!block) return LoadOutcome::NoRoom;
+
+  // As plan() fills a replica for a task: valid from now on, so that tasks
+  // placed here use it (the device's fetch engine runs this copy before
+  // theirs), and pinned by `filling` until the copy ends.
+  Replica &replica = object->replicas[space];
+  replica.block = *block;
+  device(space).poison(replica.block);
+  replica.valid = true;
+  replica.filling = true;
+  cache(space).insert(*object);
+  if (!object->in_alias_index) {
+    aliases_.insert(object->shape, object.get());
+    object->in_alias_index = true;
+  }
+  ++host.readers_in_flight;
+  Stats::add(stats_.loads_ahead, 1);
+  issue(Transfer{object, 0, space, object->host, replica.block.address}, space);
+  return LoadOutcome::Issued;
+}
+
 void Directory::write_back(DataObject &object) {
   int from = object.dirty_space;
   if (from == 0) return; // the host is up to date, or a write-back is already on its way
@@ -257,6 +297,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       object.in_alias_index = true;
     }
     int source = object.dirty_space;
+    if (source == 0) source = clean_peer_source(object, space);
     if (use.reads && object.replicas[source].valid) {
       Stats::add(stats_.cache_misses, 1);
       Transfer fetch{use.object, source, space,
@@ -287,6 +328,20 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
         object ? object->replicas[space].block.address + (access.region.base - object->shape.base) : nullptr);
   }
   return PlanOutcome::Ready;
+}
+
+int Directory::clean_peer_source(const DataObject &object, int space) const {
+  // A value that is in host memory and also, settled, on a device this one
+  // reads directly (a block loaded ahead there, a panel another GPU holds):
+  // copying it over the peer link leaves the host's links, which all GPUs
+  // share, to data that is only in host memory.
+  for (std::size_t other = 1; other < object.replicas.size(); ++other) {
+    const Replica &replica = object.replicas[other];
+    if (static_cast<int>(other) != space && replica.valid && !replica.filling &&
+        !replica.drop_when_unpinned && device(space).can_copy_from_device(static_cast<int>(other)))
+      return static_cast<int>(other);
+  }
+  return 0;
 }
 
 void Directory::claim_writes(const std::vector<ObjectUse> &uses, int space) {
@@ -340,11 +395,14 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
     --write_backs_in_flight_[transfer.from_space];
   Replica &destination = object.replicas[transfer.to_space];
   destination.filling = false;
-  destination.valid = true;
+  // A replica invalidated while it filled (a load, when a barrier then
+  // forgot device copies) holds an obsolete value: it is freed, not used.
+  if (!destination.drop_when_unpinned) destination.valid = true;
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space) object.dirty_space = 0;
   Replica &source = object.replicas[transfer.from_space];
   if (source.readers_in_flight > 0) --source.readers_in_flight;
   drop_if_released(object, transfer.from_space);
+  drop_if_released(object, transfer.to_space);
 }
 
 void Directory::on_task_complete(Task &task, int space) {

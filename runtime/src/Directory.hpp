@@ -54,6 +54,15 @@ public:
   // pinned, though write-backs that make progress possible may be issued.
   PlanOutcome plan(Task &task, int space, TaskPlan &plan);
 
+  // Load-ahead: copy an object's value from the host into a device before
+  // any task there asks for it (Helper::load_ahead).
+  enum class LoadOutcome {
+    Issued,
+    NotNeeded, // its value is not (only) in host memory, or already on a device
+    NoRoom     // the device would keep less than `keep_free` bytes free
+  };
+  LoadOutcome load_ahead(const DataObjectRef &object, int space, std::size_t keep_free);
+
   // What `task` would have to fetch to run in `space`.
   struct FetchEstimate {
     std::size_t bytes = 0;
@@ -87,6 +96,7 @@ public:
   void forget_device_copies(const std::vector<DataObjectRef> &objects);
 
   bool transfers_in_flight() const { return transfers_in_flight_ > 0; }
+  std::size_t cache_capacity(int space) const { return cache(space).capacity(); }
 
 private:
   Device &device(int space) const { return *devices_[space - 1]; }
@@ -96,6 +106,9 @@ private:
   void write_back(DataObject &object);
   void issue(Transfer transfer, int executing_space);
   void drop_replica(DataObject &object, int space);
+  // A device other than `space` with a settled copy of a value the host
+  // also holds, that `space` can copy from; 0 (the host) if none.
+  int clean_peer_source(const DataObject &object, int space) const;
   void claim_writes(const std::vector<ObjectUse> &uses, int space);
   // The replica's value is obsolete: free it now, or once its users are done.
   void invalidate_replica(DataObject &object, int space);

@@ -20,6 +20,8 @@ Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory,
   host_slots_ = cpus_ ? host_places_per_worker * cpus_->count() : 0;
   staged_.assign(devices_.size() + 1, 0);
   queued_seconds_.assign(devices_.size() + 1, 0.0);
+  loads_in_flight_.assign(devices_.size() + 1, 0);
+  full_for_loads_.assign(devices_.size() + 1, false);
 }
 
 Helper::~Helper() {
@@ -75,6 +77,12 @@ bool Helper::drain_queues() {
     make_ready(std::move(task));
     progress = true;
   }
+  for (std::vector<LoadAhead> &order : queues_.load_orders.drain()) {
+    // A barrier's ranking: it replaces what is left of an earlier one.
+    load_order_.assign(std::make_move_iterator(order.begin()), std::make_move_iterator(order.end()));
+    std::fill(full_for_loads_.begin(), full_for_loads_.end(), false);
+    progress = true;
+  }
   for (auto &request : queues_.flushes.drain())
     accept_flush(std::move(request));
   if (std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
@@ -101,6 +109,7 @@ bool Helper::try_finish_flush(FlushRequest &request) {
   directory_.forget_device_copies(request.objects);
   for (const DataObjectRef &object : request.objects)
     object->write_back_when_final = false;
+  load_order_.clear(); // every task has finished: whatever is left is not needed
   request.done.store(true, std::memory_order_release);
   request.done.notify_all();
   return true;
@@ -152,8 +161,10 @@ void Helper::on_completion(Completion &completion) {
     return;
   }
   if (completion.task) directory_.on_task_complete(*completion.task, completion.space);
-  for (const Transfer &transfer : completion.transfers)
+  for (const Transfer &transfer : completion.transfers) {
     directory_.on_transfer_complete(transfer);
+    if (!completion.task && transfer.to_space != 0) --loads_in_flight_[transfer.to_space];
+  }
   if (!completion.task) return;
 
   Task &task = *completion.task;
@@ -315,6 +326,40 @@ void Helper::feed_starving_devices() {
   }
 }
 
+void Helper::load_ahead() {
+  const int spaces = static_cast<int>(devices_.size());
+  while (!load_order_.empty()) {
+    // The next device, in turn, with room on its fetch engine: dealing the
+    // objects out spreads each block column over the devices, and locality
+    // then runs each block's updates where it was loaded.
+    int space = 0;
+    for (int step = 0; step < spaces && space == 0; ++step) {
+      int candidate = 1 + (next_load_space_ - 1 + step) % spaces;
+      if (!full_for_loads_[candidate] && loads_in_flight_[candidate] < loads_per_device) space = candidate;
+    }
+    if (space == 0) return;
+    LoadAhead load = std::move(load_order_.front());
+    load_order_.pop_front();
+    // Until its reader is dispatched, the value in host memory is the one
+    // the reader will read: the reader may write it itself once placed (on
+    // a host worker, in place), and later writers wait for the reader.
+    if (load.reader->space != -1) continue;
+    std::size_t keep_free = directory_.cache_capacity(space) / 4;
+    switch (directory_.load_ahead(load.object, space, keep_free)) {
+    case Directory::LoadOutcome::Issued:
+      ++loads_in_flight_[space];
+      next_load_space_ = 1 + space % spaces;
+      break;
+    case Directory::LoadOutcome::NotNeeded:
+      break;
+    case Directory::LoadOutcome::NoRoom:
+      full_for_loads_[space] = true;
+      load_order_.push_front(std::move(load));
+      break;
+    }
+  }
+}
+
 void Helper::dispatch() {
   // Tasks whose data was out of reach go first: they are the oldest, and
   // letting newer tasks take the room that was made for them would livelock.
@@ -327,6 +372,7 @@ void Helper::dispatch() {
     for (std::deque<TaskRef> &queue : by_kind)
       dispatch_from(queue);
   feed_starving_devices();
+  load_ahead();
   // relaxed: a hint for DirectRelease workers; a stale value costs at most
   // one normal task run before a high-priority one.
   urgent_waiting_.store(static_cast<unsigned>(ready_[0][0].size() + ready_[0][1].size() + blocked_.size()),

@@ -3,7 +3,8 @@
 // successors, and dispatches each ready task to the memory space where the
 // scheduling policy finds it cheapest, staging up to CSS_PREFETCH_DEPTH
 // tasks ahead on each accelerator so that their fetches overlap the running
-// task.
+// task, and loading the data of tasks not yet ready while the devices'
+// fetch engines have room (CSS_LOAD_AHEAD).
 #pragma once
 
 #include "Config.hpp"
@@ -28,13 +29,21 @@ struct FlushRequest {
   std::atomic<bool> done{false};
 };
 
+// An object to load into a device ahead of `reader`, the first unfinished
+// task that reads it (CSS_LOAD_AHEAD).
+struct LoadAhead {
+  DataObjectRef object;
+  TaskRef reader;
+};
+
 struct HelperQueues {
   BatchQueue<TaskRef> ready;
   BatchQueue<Completion> completions;
   BatchQueue<DataObject *> retired;
   BatchQueue<std::shared_ptr<FlushRequest>> flushes;
-  std::atomic<bool> ranked{false}; // the master has just ranked the graph's tasks
-  WakeSignal signal;               // rung by every producer of the queues above
+  BatchQueue<std::vector<LoadAhead>> load_orders; // first wanted first
+  std::atomic<bool> ranked{false};                // the master has just ranked the graph's tasks
+  WakeSignal signal;                              // rung by every producer of the queues above
 };
 
 class Helper {
@@ -67,6 +76,7 @@ private:
   void dispatch();
   void dispatch_from(std::deque<TaskRef> &queue);
   void feed_starving_devices();
+  void load_ahead();
   bool starving(int space) const;
   // Places `task`, in `only_space` when given (>= 0) and eligible.
   Placement place(const TaskRef &task, int only_space = -1);
@@ -107,6 +117,16 @@ private:
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;
   std::vector<std::shared_ptr<FlushRequest>> flushes_;
+  // Load-ahead (CSS_LOAD_AHEAD): the objects the ranked tasks will read,
+  // first wanted first, dealt to the devices in turn; each device keeps a
+  // few loads on its fetch engine, so that a task's own fetch waits behind
+  // at most that many. A device stops taking loads when a quarter of its
+  // cache is left, which stays for the tasks' own data.
+  std::deque<LoadAhead> load_order_;
+  std::vector<unsigned> loads_in_flight_; // per space
+  std::vector<bool> full_for_loads_;      // per space
+  int next_load_space_ = 1;
+  static constexpr unsigned loads_per_device = 2;
   std::atomic<unsigned> &urgent_waiting_; // high-priority tasks held here, for DirectRelease workers
   std::jthread thread_;
 };

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 namespace gpuss {
 
@@ -44,6 +45,7 @@ private:
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
   void rank_unfinished_tasks();
+  std::vector<LoadAhead> load_order();
   void remember_for_ranking(const TaskRef &task);
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
@@ -310,9 +312,58 @@ void RuntimeImpl::rank_unfinished_tasks() {
     }
     task.rank.store(longest + 1, std::memory_order_relaxed);
   }
+  // nocache keeps no data on the devices between tasks: nothing to load ahead.
+  if (config.load_ahead && config.cache_policy != CachePolicy::NoCache)
+    queues_.load_orders.push(load_order());
   since_barrier_.clear();
   queues_.ranked.store(true, std::memory_order_release);
   queues_.signal.notify();
+}
+
+std::vector<LoadAhead> RuntimeImpl::load_order() {
+  // The objects that unfinished accelerator tasks read, in the order the
+  // highest-ranked of their readers will want them: in a right-looking
+  // factorisation, block column by block column, the order in which a
+  // left-looking code would touch them. The helper loads them into the
+  // devices while their fetch engines would otherwise wait for tasks to
+  // become ready, so the start of the run is not bound by loading the data
+  // the first steps touch (every block, in step 0).
+  //
+  // Only a value that is already final for its reader may go ahead of it:
+  // an object that an unfinished task writes before that reader, or that
+  // overlaps another region the program uses, is left to the reader's own
+  // fetch. The helper drops a load once its reader is dispatched, since the
+  // reader, and after it later writers, may then write the value.
+  bool cuda = false, simulated = false;
+  for (const auto &device : devices_)
+    (device->kind() == DeviceKind::Cuda ? cuda : simulated) = true;
+  std::vector<LoadAhead> order;
+  std::unordered_set<const DataObject *> written, listed;
+  std::vector<BoundAccess> accesses;
+  for (const TaskRef &task : since_barrier_) { // submission order
+    {
+      // The helper drops a completed task's accesses under this lock.
+      std::lock_guard lock(task->edges_mutex);
+      accesses = task->accesses;
+    }
+    bool on_accelerators =
+        task->device_kind == CSS_DEVICE_CUDA ? cuda : simulated && task->kind != TaskKind::CopyBack;
+    for (const BoundAccess &access : accesses) {
+      const DataObjectRef &object = access.object;
+      if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&
+          !written.contains(object.get()) && !listed.contains(object.get()) &&
+          !tracker_.overlaps_another(object->shape)) {
+        listed.insert(object.get());
+        order.push_back(LoadAhead{object, task});
+      }
+    }
+    for (const BoundAccess &access : accesses)
+      if (access.object && access.writes) written.insert(access.object.get());
+  }
+  std::stable_sort(order.begin(), order.end(), [](const LoadAhead &a, const LoadAhead &b) {
+    return a.reader->rank.load(std::memory_order_relaxed) > b.reader->rank.load(std::memory_order_relaxed);
+  });
+  return order;
 }
 
 void RuntimeImpl::wait_on(std::span<const css_region> regions) {

@@ -13,7 +13,8 @@ std::string StatsSnapshot::format_line() const {
   line << "css-stats: tasks=" << tasks << " renamed=" << renamed << " max_ready=" << max_ready
        << " wall_s=" << wall << " bytes_h2d=" << bytes_h2d << " bytes_d2h=" << bytes_d2h
        << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
-       << " evictions=" << evictions << " final_write_backs=" << final_write_backs;
+       << " evictions=" << evictions << " final_write_backs=" << final_write_backs
+       << " loads_ahead=" << loads_ahead;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
@@ -43,6 +44,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.cache_misses = get(cache_misses);
   s.evictions = get(evictions);
   s.final_write_backs = get(final_write_backs);
+  s.loads_ahead = get(loads_ahead);
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

@@ -18,6 +18,7 @@ struct StatsSnapshot {
   std::uint64_t cache_misses = 0;
   std::uint64_t evictions = 0;
   std::uint64_t final_write_backs = 0; // started by a barrier before its last task finished
+  std::uint64_t loads_ahead = 0;       // host-to-device copies made before any task asked (CSS_LOAD_AHEAD)
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device

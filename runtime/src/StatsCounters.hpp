@@ -23,6 +23,7 @@ struct Stats {
   std::atomic<std::uint64_t> cache_misses{0};
   std::atomic<std::uint64_t> evictions{0};
   std::atomic<std::uint64_t> final_write_backs{0};
+  std::atomic<std::uint64_t> loads_ahead{0};
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;

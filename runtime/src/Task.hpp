@@ -55,7 +55,7 @@ struct Task {
   // case: a few pointers and scalars), on the heap otherwise.
   std::array<std::max_align_t, 4> inline_args{};
   std::unique_ptr<std::max_align_t[]> heap_args;
-  std::vector<BoundAccess> accesses;
+  std::vector<BoundAccess> accesses;     // dropped at completion, under edges_mutex (mark_completed)
   std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
   bool high_priority = false;

@@ -14,8 +14,14 @@ void host_addresses(const Task &task, std::vector<void *> &addresses) {
 
 void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks) {
   // The task no longer needs its storage; dropping the references lets
-  // renamed buffers retire.
-  task.accesses.clear();
+  // renamed buffers retire. Under the edges lock: a master ranking tasks at
+  // a barrier may be reading them (RuntimeImpl::load_order).
+  std::vector<BoundAccess> dropped;
+  {
+    std::lock_guard lock(task.edges_mutex);
+    dropped.swap(task.accesses);
+  }
+  dropped.clear();
   task.user_accesses.clear();
   task.heap_args.reset();
   if (task.kind == TaskKind::User) Stats::add(stats.tasks, 1);

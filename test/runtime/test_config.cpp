@@ -80,6 +80,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_STATS", "1"},
                          {"CSS_FAN_OUT_FIRST", "0"},
                          {"CSS_CRITICAL_PATH", "off"},
+                         {"CSS_LOAD_AHEAD", "no"},
                          {"CSS_DAG", "graph.dot"}});
   const Config config = Config::from_environment();
   EXPECT_EQ(config.num_cpus, 3u);
@@ -92,6 +93,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_TRUE(config.stats);
   EXPECT_FALSE(config.fan_out_first);
   EXPECT_FALSE(config.critical_path);
+  EXPECT_FALSE(config.load_ahead);
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 
@@ -111,7 +113,7 @@ TEST(FromEnvironment, ReadsGpuPartitions) {
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
   for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_DAG"})
+                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_DAG"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -120,6 +122,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_EQ(config.cache_policy, CachePolicy::WriteBack);
   EXPECT_FALSE(config.stats);
   EXPECT_TRUE(config.fan_out_first);
+  EXPECT_TRUE(config.load_ahead);
   EXPECT_TRUE(config.dag_file.empty());
 }
 
@@ -145,16 +148,15 @@ std::string malformed_name(const ::testing::TestParamInfo<MalformedVariable::Par
   return name + "_" + std::to_string(info.index);
 }
 
-INSTANTIATE_TEST_SUITE_P(Config, MalformedVariable,
-                         ::testing::Values(std::pair{"CSS_NUM_CPUS", "many"}, std::pair{"CSS_NUM_CPUS", "-1"},
-                                           std::pair{"CSS_SIM_DEVICES", "2x"},
-                                           std::pair{"CSS_CACHE_POLICY", "writeback"},
-                                           std::pair{"CSS_GPU_MEMORY", "lots"},
-                                           std::pair{"CSS_RENAME_MEMORY", "50%"},
-                                           std::pair{"CSS_FAN_OUT_FIRST", "sometimes"},
-                                           std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
-                                           std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
-                         malformed_name);
+INSTANTIATE_TEST_SUITE_P(
+    Config, MalformedVariable,
+    ::testing::Values(std::pair{"CSS_NUM_CPUS", "many"}, std::pair{"CSS_NUM_CPUS", "-1"},
+                      std::pair{"CSS_SIM_DEVICES", "2x"}, std::pair{"CSS_CACHE_POLICY", "writeback"},
+                      std::pair{"CSS_GPU_MEMORY", "lots"}, std::pair{"CSS_RENAME_MEMORY", "50%"},
+                      std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}, std::pair{"CSS_LOAD_AHEAD", "2"},
+                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
+    malformed_name);
 
 INSTANTIATE_TEST_SUITE_P(GpuPartitions, MalformedVariable,
                          ::testing::Values(std::pair{"CSS_GPU_PARTITIONS", "0"},
