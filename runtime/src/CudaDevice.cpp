@@ -457,18 +457,18 @@ private:
       return now - milliseconds * 1e-3;
     };
     bool tracing = context_.trace->enabled();
-    if (tracing && !command.before.empty()) {
+    if (tracing && !command.task) {
+      context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
+                             command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
+                             at(flight.copies_end), payload_bytes(command.before));
+    } else if (tracing) {
       std::uint64_t from_host = 0, from_peers = 0;
       for (const Transfer &transfer : command.before)
         (transfer.from_space == 0 ? from_host : from_peers) += transfer.shape().payload_bytes();
-      if (!command.task)
-        context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
-                               command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
-                               at(flight.copies_end), payload_bytes(command.before));
-      if (command.task && from_host)
+      if (from_host)
         context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
                                from_host);
-      if (command.task && from_peers)
+      if (from_peers)
         context_.trace->record(name_ + " peer", "fetch", at(flight.peer_start), at(flight.peer_end),
                                from_peers);
     }

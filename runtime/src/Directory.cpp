@@ -43,9 +43,31 @@ Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) 
   return estimate;
 }
 
-void Directory::issue(Transfer transfer, int executing_space) {
+Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
+  Replica &source = object->replicas[from], &destination = object->replicas[to];
+  ++source.readers_in_flight;
+  destination.filling = true;
   ++transfers_in_flight_;
-  stats_.count_transfer(transfer.from_space, transfer.to_space, transfer.object->shape.payload_bytes());
+  stats_.count_transfer(from, to, object->shape.payload_bytes());
+  auto address = [&](int space, const Replica &replica) {
+    return space == 0 ? object->host : replica.block.address;
+  };
+  return Transfer{object, from, to, address(from, source), address(to, destination)};
+}
+
+void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
+  Replica &replica = object.replicas[space];
+  replica.block = block;
+  device(space).poison(replica.block);
+  replica.valid = true;
+  cache(space).insert(object);
+  if (!object.renamed && !object.in_alias_index) {
+    aliases_.insert(object.shape, &object);
+    object.in_alias_index = true;
+  }
+}
+
+void Directory::issue(Transfer transfer, int executing_space) {
   DeviceCommand command;
   command.before.push_back(std::move(transfer));
   device(executing_space).submit(std::move(command));
@@ -75,46 +97,28 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
   // As plan() fills a replica for a task: valid from now on, so that tasks
   // placed here use it (the device's fetch engine runs this copy before
   // theirs), and pinned by `filling` until the copy ends.
-  Replica &replica = object->replicas[space];
-  replica.block = *block;
-  device(space).poison(replica.block);
-  replica.valid = true;
-  replica.filling = true;
-  cache(space).insert(*object);
-  if (!object->in_alias_index) {
-    aliases_.insert(object->shape, object.get());
-    object->in_alias_index = true;
-  }
-  ++host.readers_in_flight;
+  install_replica(*object, space, *block);
   Stats::add(stats_.loads_ahead, 1);
-  issue(Transfer{object, 0, space, object->host, replica.block.address}, space);
+  issue(start_copy(object, 0, space), space);
   return LoadOutcome::Issued;
 }
 
 void Directory::write_back(DataObject &object) {
   int from = object.dirty_space;
   if (from == 0) return; // the host is up to date, or a write-back is already on its way
-  Replica &source = object.replicas[from];
-  Replica &host = object.replicas[0];
-  if (!source.block)
+  if (!object.replicas[from].block)
     fatal("directory: object " + std::to_string(object.id) + " is dirty in space " + std::to_string(from) +
           " without a block there");
-  Transfer transfer;
-  transfer.object = object.weak_from_this().lock(); // alive until the copy ends
-  if (!transfer.object) {
+  DataObjectRef alive = object.weak_from_this().lock(); // until the copy ends
+  if (!alive) {
     // Its last reference went a moment ago (the master replaced a renamed
     // version) and it waits in the retire queue: the value is dead, and
     // retiring frees the replica.
     object.dirty_space = 0;
     return;
   }
-  transfer.from_space = from;
-  transfer.to_space = 0;
-  transfer.source = source.block.address;
-  transfer.destination = object.host;
-  ++source.readers_in_flight;
-  host.valid = true;
-  host.filling = true;
+  Transfer transfer = start_copy(alive, from, 0);
+  object.replicas[0].valid = true;
   object.dirty_space = 0;
   ++write_backs_in_flight_[from];
   issue(std::move(transfer), from);
@@ -287,27 +291,13 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       cache(space).touch(object);
       continue;
     }
-    replica.block = fresh->second;
-    device(space).poison(replica.block);
-    replica.valid = true;
+    install_replica(object, space, fresh->second);
     replica.task_pins = 1;
-    cache(space).insert(object);
-    if (!object.renamed && !object.in_alias_index) {
-      aliases_.insert(object.shape, &object);
-      object.in_alias_index = true;
-    }
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
     if (use.reads && object.replicas[source].valid) {
       Stats::add(stats_.cache_misses, 1);
-      Transfer fetch{use.object, source, space,
-                     source == 0 ? object.host : object.replicas[source].block.address,
-                     replica.block.address};
-      ++object.replicas[source].readers_in_flight;
-      replica.filling = true;
-      ++transfers_in_flight_;
-      stats_.count_transfer(source, space, object.shape.payload_bytes());
-      plan.before.push_back(std::move(fetch));
+      plan.before.push_back(start_copy(use.object, source, space));
     }
   }
   if (policy_ != CachePolicy::WriteBack) {

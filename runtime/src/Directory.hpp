@@ -104,6 +104,13 @@ private:
 
   // Issues a copy of the dirty replica to the host, unless one is in flight.
   void write_back(DataObject &object);
+  // A copy of `object` from space `from` into `to`, counted and in flight
+  // from now: the source is pinned by a reader, the destination is filling.
+  Transfer start_copy(const DataObjectRef &object, int from, int to);
+  // `block` now holds a replica of `object` in `space`, valid from now on
+  // (a copy into it runs first on the device's in-order fetch streams).
+  void install_replica(DataObject &object, int space, DeviceBlock block);
+  // Hands a started copy to the worker of `executing_space`, alone.
   void issue(Transfer transfer, int executing_space);
   void drop_replica(DataObject &object, int space);
   // A device other than `space` with a settled copy of a value the host
