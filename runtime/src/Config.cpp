@@ -21,6 +21,18 @@ const char *to_string(CachePolicy policy) {
   return "?";
 }
 
+const char *to_string(HostPinning pinning) {
+  switch (pinning) {
+  case HostPinning::Off:
+    return "0";
+  case HostPinning::UntilFreed:
+    return "1";
+  case HostPinning::UntilBarrier:
+    return "barrier";
+  }
+  return "?";
+}
+
 unsigned Config::default_num_cpus() {
   unsigned cores = std::thread::hardware_concurrency();
   // The master submits and the helper schedules; on small machines they
@@ -82,6 +94,14 @@ bool parse_flag(const char *name, const char *text) {
   fatal(std::string(name) + "='" + value + "' is not a switch (1/0, yes/no, true/false, on/off)");
 }
 
+HostPinning parse_host_pinning(const char *text) {
+  const std::string value(text);
+  if (value == "barrier") return HostPinning::UntilBarrier;
+  if (value == "1" || value == "yes" || value == "true" || value == "on") return HostPinning::UntilFreed;
+  if (value == "0" || value == "no" || value == "false" || value == "off") return HostPinning::Off;
+  fatal("CSS_PIN_HOST='" + value + "' is not 1 (lock until freed), barrier (until the next barrier) or 0");
+}
+
 } // namespace
 
 Config Config::from_environment() {
@@ -140,7 +160,7 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
-  if (const char *v = variable("CSS_PIN_HOST")) config.pin_host_memory = parse_flag("CSS_PIN_HOST", v);
+  if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
   if (const char *v = variable("CSS_DAG")) config.dag_file = v;

@@ -14,6 +14,17 @@ enum class CachePolicy { NoCache, WriteThrough, WriteBack };
 
 const char *to_string(CachePolicy policy);
 
+// How long user memory stays page-locked for GPU copies (CSS_PIN_HOST).
+enum class HostPinning {
+  Off,          // 0: copies run from pageable memory
+  UntilFreed,   // 1: until the program frees it, css_unpin or finish; where libgpuss cannot see free(),
+                //    as UntilBarrier (HostReleaseHooks.hpp)
+  UntilBarrier, // barrier: until the next barrier or wait on, for programs that release memory in ways
+                //    libgpuss cannot see (a raw munmap system call, mremap, madvise)
+};
+
+const char *to_string(HostPinning pinning);
+
 // Bounds of CSS_GPU_PARTITIONS.
 inline constexpr unsigned max_gpu_partitions = 16;
 
@@ -41,7 +52,7 @@ struct Config {
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)
-  bool pin_host_memory = true;   // CSS_PIN_HOST: register user memory for fast copies (0 to disable)
+  HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
   unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
   bool stats = false;            // CSS_STATS=1: one css-stats: line at finish
   std::string dag_file;          // CSS_DAG=file.dot

@@ -1,4 +1,5 @@
 #include "CpuWorkers.hpp"
+#include "HostReleaseHooks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -62,6 +63,7 @@ TaskRef CpuWorkers::release_directly(Task &task) {
 }
 
 void CpuWorkers::run(unsigned index) {
+  release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
   TaskRef task;
   std::vector<void *> addresses; // reused, so that a task costs no allocation here
   while (inbox_.pop(task, *context_.stop, context_.spin_rounds)) {

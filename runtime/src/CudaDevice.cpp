@@ -17,6 +17,8 @@
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
+#include "HostReleaseHooks.hpp"
+#include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -107,125 +109,17 @@ private:
   cublasHandle_t handle_{};
 };
 
-// Page-locks user memory the first time it is copied, so copies run at
-// pinned speed without asking the user to allocate differently. Shared by
-// the GPU workers of one runtime; registrations are undone at the end, and
-// for memory the runtime frees itself (renamed buffers), before it does.
-class HostRegistrations {
+// Page locks for GPU copies: registered with every context (portable).
+class CudaPageLocker final : public PageLocker {
 public:
-  ~HostRegistrations() {
-    for (auto &[start, end] : ranges_)
-      cudaHostUnregister(reinterpret_cast<void *>(start));
+  bool lock(void *start, std::size_t bytes) override {
+    if (cudaHostRegister(start, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+    (void)cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
+    return false;
   }
-
-  // Any thread. Page-locks the parts of [address, address + bytes) not yet
-  // locked. The lock is not held while CUDA works (milliseconds per
-  // megabyte of memory never touched), so that the workers' copies of memory
-  // already locked never wait for it; a part another thread is locking
-  // meanwhile is left to that thread, and a copy of it before then runs
-  // pageable.
-  void ensure(const void *address, std::size_t bytes) {
-    auto [lo, hi] = pages(address, bytes);
-    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> claimed;
-    {
-      std::lock_guard lock(mutex_);
-      std::uintptr_t at = lo;
-      while (at < hi) {
-        auto [start, end] = next_covered(at);
-        if (start <= at) {
-          at = end;
-          continue;
-        }
-        // CUDA refuses registrations that overlap earlier ones: only gaps.
-        std::uintptr_t gap_end = std::min(hi, start);
-        claimed.emplace_back(at, gap_end);
-        pending_.emplace(at, gap_end);
-        at = gap_end;
-      }
-    }
-    std::vector<bool> locked;
-    for (auto [start, end] : claimed) {
-      bool ok = cudaHostRegister(reinterpret_cast<void *>(start), end - start, cudaHostRegisterPortable) ==
-                cudaSuccess;
-      if (!ok)
-        (void)cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
-      locked.push_back(ok);
-    }
-    std::lock_guard lock(mutex_);
-    for (std::size_t i = 0; i < claimed.size(); ++i) {
-      pending_.erase(claimed[i].first);
-      if (locked[i]) ranges_.emplace(claimed[i]);
-    }
+  void unlock(void *start) override {
+    if (cudaHostUnregister(start) != cudaSuccess) (void)cudaGetLastError();
   }
-
-  // Any thread: memory about to be freed. Unlocks every registration that
-  // touches it (a registration may also cover a neighbour's pages, which
-  // are then copied pageable until locked again).
-  void forget(const void *address, std::size_t bytes) {
-    auto [lo, hi] = pages(address, bytes);
-    std::vector<std::uintptr_t> unlocked;
-    {
-      std::lock_guard lock(mutex_);
-      auto it = first_ending_after(ranges_, lo);
-      while (it != ranges_.end() && it->first < hi) {
-        unlocked.push_back(it->first);
-        it = ranges_.erase(it);
-      }
-    }
-    for (std::uintptr_t start : unlocked)
-      if (cudaHostUnregister(reinterpret_cast<void *>(start)) != cudaSuccess) (void)cudaGetLastError();
-  }
-
-  // Any GPU worker thread. Splits [address, address + bytes) where it
-  // crosses from one registration to another (or to unregistered memory):
-  // CUDA rejects a copy whose host range spans two registrations, and
-  // neighbouring user blocks often share a page.
-  std::vector<std::pair<std::size_t, std::size_t>> pieces(const void *address, std::size_t bytes) {
-    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address), hi = lo + bytes;
-    std::vector<std::pair<std::size_t, std::size_t>> result; // (offset, length)
-    std::lock_guard lock(mutex_);
-    std::uintptr_t at = lo;
-    while (at < hi) {
-      auto it = first_ending_after(ranges_, at);
-      // Up to the end of the registration holding `at`, or to the start of the next one.
-      std::uintptr_t end = it == ranges_.end() ? hi : std::min(hi, it->first <= at ? it->second : it->first);
-      result.emplace_back(at - lo, end - at);
-      at = end;
-    }
-    return result;
-  }
-
-private:
-  static std::pair<std::uintptr_t, std::uintptr_t> pages(const void *address, std::size_t bytes) {
-    static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address) / page * page;
-    std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(address) + bytes + page - 1) / page * page;
-    return {lo, hi};
-  }
-
-  using Ranges = std::map<std::uintptr_t, std::uintptr_t>; // [start, end), disjoint
-
-  // The first range of `ranges` that ends after `at`: the one holding `at`,
-  // else the next one (end() if none).
-  static Ranges::const_iterator first_ending_after(const Ranges &ranges, std::uintptr_t at) {
-    auto it = ranges.upper_bound(at);
-    if (it != ranges.begin() && std::prev(it)->second > at) --it;
-    return it;
-  }
-
-  // Under mutex_: the first range, registered or being registered, that
-  // ends after `at` ({max, max} if none).
-  std::pair<std::uintptr_t, std::uintptr_t> next_covered(std::uintptr_t at) const {
-    std::pair<std::uintptr_t, std::uintptr_t> first{UINTPTR_MAX, UINTPTR_MAX};
-    for (const Ranges *ranges : {&ranges_, &pending_})
-      if (auto it = first_ending_after(*ranges, at); it != ranges->end() && it->first < first.first)
-        first = *it;
-    return first;
-  }
-
-  std::mutex mutex_;
-  Ranges ranges_;  // registered
-  Ranges pending_; // being registered by some thread, disjoint from ranges_
 };
 
 // A physical GPU as the master finds it, before any of its devices starts.
@@ -257,12 +151,12 @@ class CudaDevice final : public Device {
 public:
   // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
   // partition is the whole GPU.
-  CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions,
-             std::shared_ptr<HostRegistrations> registrations, bool pin, unsigned compute_streams)
+  CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions, PageLocks *page_locks,
+             unsigned compute_streams)
       : Device(space), ordinal_(gpu.ordinal),
         name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
               " (" + gpu.name + ")"),
-        memory_(gpu.usable_bytes / partitions), registrations_(std::move(registrations)), pin_(pin),
+        memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
         lane_count_(std::max(1u, compute_streams)) {}
   ~CudaDevice() override { stop(); }
 
@@ -299,14 +193,6 @@ public:
   }
 
   std::byte *pool_base() const override { return pool_; }
-  void prepare_host_memory(const void *address, std::size_t bytes) override {
-    // cudaHostRegister only locks host pages (portable to every context), so
-    // it is safe off the worker thread.
-    if (pin_) registrations_->ensure(address, bytes);
-  }
-  void release_host_memory(const void *address, std::size_t bytes) override {
-    registrations_->forget(address, bytes);
-  }
   void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
 
 private:
@@ -320,13 +206,14 @@ private:
     CudaEvent task_start{true}, task_end{true};
     CudaEvent after_start{true}; // write-backs after the task
     CudaEvent done{true};
+    PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
   };
 
-  void copy(const Transfer &transfer, cudaStream_t stream) {
+  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases) {
     Region shape = transfer.shape();
-    if (pin_) {
-      if (transfer.from_space == 0) registrations_->ensure(transfer.source, shape.span());
-      if (transfer.to_space == 0) registrations_->ensure(transfer.destination, shape.span());
+    if (page_locks_) {
+      if (transfer.from_space == 0) page_locks_->ensure(transfer.source, shape.span());
+      if (transfer.to_space == 0) page_locks_->ensure(transfer.destination, shape.span());
     }
     // Unified addressing: cudaMemcpyDefault works out host, device or peer;
     // between two partitions of one GPU it is a device-to-device copy.
@@ -334,8 +221,8 @@ private:
     std::byte *host = transfer.from_space == 0 ? transfer.source
                       : transfer.to_space == 0 ? transfer.destination
                                                : nullptr;
-    auto pieces = host && pin_ ? registrations_->pieces(host, shape.span())
-                               : std::vector<std::pair<std::size_t, std::size_t>>{{0, shape.span()}};
+    auto pieces = host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
+                                      : std::vector<PageLocks::Piece>{{0, shape.span()}};
     if (shape.is_contiguous() || pieces.size() == 1) {
       if (!shape.is_contiguous())
         status = cudaMemcpy2DAsync(transfer.destination, shape.stride, transfer.source, shape.stride,
@@ -348,7 +235,7 @@ private:
       // A strided region across registrations: row by row, each row split.
       for (std::size_t row = 0; row < shape.rows && status == cudaSuccess; ++row) {
         std::size_t offset = row * shape.stride;
-        for (auto [piece, length] : registrations_->pieces(host + offset, shape.row_bytes))
+        for (auto [piece, length] : page_locks_->pieces(host + offset, shape.row_bytes, leases))
           if (status == cudaSuccess)
             status = cudaMemcpyAsync(transfer.destination + offset + piece, transfer.source + offset + piece,
                                      length, cudaMemcpyDefault, stream);
@@ -385,7 +272,8 @@ private:
     within.from_space = within.to_space = space();
     within.source = static_cast<std::byte *>(addresses[0]);
     within.destination = static_cast<std::byte *>(addresses[1]);
-    copy(within, stream);
+    PageLocks::Leases none; // device memory on both sides
+    copy(within, stream, none);
   }
 
   void issue(DeviceCommand command) {
@@ -396,14 +284,14 @@ private:
       cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
       flight->copies_start.record(stream);
       for (const Transfer &transfer : command.before)
-        copy(transfer, stream);
+        copy(transfer, stream, flight->leases);
       flight->copies_end.record(stream);
       flight->done.record(stream);
     } else {
       flight->copies_start.record(in_->get());
       flight->peer_start.record(peer_->get());
       for (const Transfer &transfer : command.before)
-        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get());
+        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases);
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
@@ -439,7 +327,7 @@ private:
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
         flight->after_start.record(out_->get());
         for (const Transfer &transfer : command.after)
-          copy(transfer, out_->get());
+          copy(transfer, out_->get(), flight->leases);
         flight->done.record(out_->get());
       }
     }
@@ -481,10 +369,12 @@ private:
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
                                payload_bytes(command.after));
     }
+    if (page_locks_) page_locks_->release(flight.leases);
     context_.report_done(command, space());
   }
 
   void run(std::latch &ready) {
+    release_hooks::Exemption exempt; // this thread's copies hold leases: it must never wait for them
     CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
     void *pool = nullptr;
     CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
@@ -542,8 +432,7 @@ private:
   int ordinal_;
   std::string name_;
   std::size_t memory_; // this partition's share of the GPU's usable memory
-  std::shared_ptr<HostRegistrations> registrations_;
-  bool pin_;
+  PageLocks *page_locks_; // null: host copies run pageable (CSS_PIN_HOST=0)
   mutable std::mutex peer_mutex_;
   std::set<int> peers_; // spaces this device reads directly
   WorkerContext context_;
@@ -573,20 +462,23 @@ int cuda_device_count() {
   return count;
 }
 
+std::unique_ptr<PageLocker> make_cuda_page_locker() {
+  return std::make_unique<CudaPageLocker>();
+}
+
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       bool pin_host_memory, unsigned compute_streams) {
+                                                       PageLocks *page_locks, unsigned compute_streams) {
   int count = cuda_device_count();
   if (max_gpus >= 0) count = std::min(count, max_gpus);
   partitions = std::max(1u, partitions);
-  auto registrations = std::make_shared<HostRegistrations>();
   std::vector<std::unique_ptr<Device>> devices;
   std::vector<std::vector<CudaDevice *>> partitions_of(count); // by ordinal
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     GpuInfo gpu = query_gpu(ordinal);
     for (unsigned partition = 0; partition < partitions; ++partition) {
       int space = first_space + static_cast<int>(devices.size());
-      auto device = std::make_unique<CudaDevice>(space, gpu, partition, partitions, registrations,
-                                                 pin_host_memory, compute_streams);
+      auto device =
+          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, compute_streams);
       partitions_of[ordinal].push_back(device.get());
       devices.push_back(std::move(device));
     }

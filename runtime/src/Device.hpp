@@ -107,17 +107,6 @@ public:
   // Helper thread: hand a command to the worker.
   virtual void submit(DeviceCommand command) = 0;
 
-  // Master thread: user memory that tasks of this device will read or
-  // write. GPUs page-lock it now, while the master is ahead of the workers,
-  // so that the copies later run at pinned speed without waiting for it.
-  virtual void prepare_host_memory(const void *, std::size_t) {}
-
-  // Helper thread: host memory the runtime is about to free (a renamed
-  // buffer). GPUs undo their page-locking of it first: CUDA keeps the
-  // registration of freed memory, so a later allocation at the same
-  // addresses would be copied from the old pages (measured, performance.md).
-  virtual void release_host_memory(const void *, std::size_t) {}
-
   // Helper thread: a block was just allocated or freed. Simulated devices
   // fill it with a poison pattern so that a stale read shows up in tests.
   virtual void poison(const DeviceBlock &) {}
@@ -136,12 +125,19 @@ struct DeviceModel;
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
                                                         const DeviceModel &model);
 
+class PageLocks;
+class PageLocker;
+
 // The CUDA devices present (empty without CUDA support or GPUs): the first
 // `max_gpus` GPUs (negative: all), each appearing as `partitions` devices
 // (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`, each
-// device running tasks on `compute_streams` streams.
+// device running tasks on `compute_streams` streams. Their copies of host
+// memory go through `page_locks` (null: pageable copies), which must
+// outlive them.
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       bool pin_host_memory, unsigned compute_streams);
+                                                       PageLocks *page_locks, unsigned compute_streams);
 int cuda_device_count();
+// Locks pages with cudaHostRegister (null without CUDA support).
+std::unique_ptr<PageLocker> make_cuda_page_locker();
 
 } // namespace gpuss

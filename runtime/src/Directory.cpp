@@ -1,5 +1,6 @@
 #include "Directory.hpp"
 #include "Fatal.hpp"
+#include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 
 #include <algorithm>
@@ -29,9 +30,10 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 } // namespace
 
 Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
-                     std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats)
-    : policy_(policy), devices_(std::move(devices)), caches_(std::move(caches)), objects_(objects),
-      stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
+                     std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
+                     PageLocks *page_locks)
+    : policy_(policy), devices_(std::move(devices)), page_locks_(page_locks), caches_(std::move(caches)),
+      objects_(objects), stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
 
 Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) const {
   FetchEstimate estimate;
@@ -443,9 +445,9 @@ void Directory::retire(DataObject *object) {
         break;
       }
   }
-  if (object->renamed)
-    for (Device *device : devices_)
-      device->release_host_memory(object->host, object->renamed_bytes);
+  // CUDA keeps the registration of freed memory: a later allocation at the
+  // same addresses would be copied from the old pages (PageLocks.hpp).
+  if (object->renamed && page_locks_) page_locks_->forget(object->host, object->renamed_bytes);
   objects_.destroy(object);
 }
 

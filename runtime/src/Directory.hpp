@@ -47,8 +47,11 @@ enum class PlanOutcome {
 
 class Directory {
 public:
+  // `page_locks` (null without page-locking) is told before the host memory
+  // of a renamed buffer is freed.
   Directory(CachePolicy policy, std::vector<Device *> devices,
-            std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats);
+            std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
+            PageLocks *page_locks);
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
@@ -126,6 +129,7 @@ private:
 
   const CachePolicy policy_;
   std::vector<Device *> devices_;
+  PageLocks *page_locks_;
   std::vector<std::unique_ptr<SoftwareCache>> caches_;
   ObjectStore &objects_;
   Stats &stats_;

@@ -1,5 +1,6 @@
 #include "Helper.hpp"
 #include "Fatal.hpp"
+#include "HostReleaseHooks.hpp"
 #include "StatsCounters.hpp"
 
 #include <algorithm>
@@ -39,6 +40,7 @@ void Helper::join() {
 }
 
 void Helper::run() {
+  release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
   for (;;) {
     std::uint32_t ticket = queues_.signal.prepare();
     bool progress = drain_queues();

@@ -10,6 +10,7 @@
 #include "Device.hpp"
 #include "DeviceModel.hpp"
 #include "Fatal.hpp"
+#include "HostReleaseHooks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -220,6 +221,7 @@ private:
   }
 
   void run() {
+    release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
     std::vector<Timeline> pending; // a heap, earliest completion first
     const std::atomic<bool> &stop = *context_.stop;
     for (;;) {

@@ -1,12 +1,16 @@
 // Built when libgpuss has no CUDA support: there are no GPUs to offer.
 #include "Device.hpp"
+#include "PageLocks.hpp"
 
 namespace gpuss {
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, bool, unsigned) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, PageLocks *, unsigned) {
   return {};
 }
 int cuda_device_count() {
   return 0;
+}
+std::unique_ptr<PageLocker> make_cuda_page_locker() {
+  return nullptr;
 }
 } // namespace gpuss
 

@@ -8,6 +8,8 @@
 #include "Directory.hpp"
 #include "Fatal.hpp"
 #include "Helper.hpp"
+#include "HostReleaseHooks.hpp"
+#include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -51,6 +53,11 @@ private:
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  // User memory page-locked for GPU copies (null without GPUs or with
+  // CSS_PIN_HOST=0); before the devices, which copy through it.
+  std::unique_ptr<PageLocks> page_locks_;
+  bool watching_releases_ = false; // page_locks_ is told when the program frees memory
+  bool unlock_at_barrier_ = false; // otherwise: locks are undone at every barrier and wait on
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -71,12 +78,21 @@ private:
   bool ranking_ = false;               // CSS_CRITICAL_PATH with accelerators
   std::vector<TaskRef> since_barrier_; // submitted since the last barrier, in order (ranking only)
   std::size_t prune_ranking_at_ = 4096;
-  Device *pinning_device_ = nullptr; // the first GPU, which page-locks user memory for all
 };
 
 namespace {
 
-std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
+std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
+  // Only GPUs copy faster from page-locked memory; simulated devices copy
+  // within the host.
+  if (config.pin_host == HostPinning::Off || config.sim_devices > 0 || config.num_gpus == 0 ||
+      cuda_device_count() == 0)
+    return nullptr;
+  std::unique_ptr<PageLocker> locker = make_cuda_page_locker();
+  return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
+}
+
+std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks) {
   // Config::from_environment checks these too; a Config built in code
   // (tests) reaches the runtime without it.
   if (config.gpu_partitions < 1 || config.gpu_partitions > max_gpu_partitions)
@@ -97,15 +113,15 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config) {
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, config.pin_host_memory,
-                           config.gpu_streams);
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, config.gpu_streams);
 }
 
 } // namespace
 
 RuntimeImpl::RuntimeImpl(const Config &c)
-    : config(c), devices_(make_devices(c)), stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())),
-      trace_(!c.trace_file.empty()), graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
+    : config(c), page_locks_(make_page_locks(c)), devices_(make_devices(c, page_locks_.get())),
+      stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
+      graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
       tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
   policy_ = make_scheduling_policy(config.scheduler);
@@ -126,11 +142,20 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes));
     device_pointers.push_back(device.get());
   }
-  for (auto &device : devices_)
-    if (device->kind() == DeviceKind::Cuda && !pinning_device_) pinning_device_ = device.get();
+  if (page_locks_) {
+    // Locks stay from one barrier to the next when libgpuss sees the program
+    // free memory, and are undone before it goes (HostReleaseHooks.hpp);
+    // where it cannot, they go at every barrier and wait on instead.
+    watching_releases_ = config.pin_host == HostPinning::UntilFreed && release_hooks::active() &&
+                         release_hooks::attach(*page_locks_);
+    unlock_at_barrier_ = !watching_releases_;
+  }
+  stats_->pin_host = to_string(!page_locks_         ? HostPinning::Off
+                               : unlock_at_barrier_ ? HostPinning::UntilBarrier
+                                                    : HostPinning::UntilFreed);
   ranking_ = config.critical_path && !devices_.empty();
-  directory_ =
-      std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_, *stats_);
+  directory_ = std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_,
+                                           *stats_, page_locks_.get());
   DirectRelease direct; // without accelerators, host workers release successors themselves
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct);
@@ -232,10 +257,10 @@ void RuntimeImpl::page_lock_user_memory(const Task &task) {
   // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
   // meanwhile, and the master doing it at a barrier's copy-backs stalled all
   // GPUs at once (performance.md).
-  if (!pinning_device_) return;
+  if (!page_locks_) return;
   for (const BoundAccess &access : task.accesses)
     if (access.object && !access.object->renamed)
-      pinning_device_->prepare_host_memory(access.object->host, access.object->shape.span());
+      page_locks_->ensure(access.object->host, access.object->shape.span());
 }
 
 std::shared_ptr<FlushRequest> RuntimeImpl::request_flush(std::vector<DataObjectRef> objects,
@@ -278,6 +303,7 @@ void RuntimeImpl::barrier() {
   if (!config.early_write_back) request = request_flush(std::move(objects), false);
   wait_for(request);
   tracker_.forget_tasks();
+  if (unlock_at_barrier_) page_locks_->forget_all();
 }
 
 void RuntimeImpl::remember_for_ranking(const TaskRef &task) {
@@ -379,15 +405,18 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
       while (!task->completed.load(std::memory_order_acquire))
         task->completed.wait(false, std::memory_order_acquire);
     wait_for(request_flush(std::move(objects), false));
+    // The program may free the region now.
+    if (unlock_at_barrier_) page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
   }
 }
 
 void RuntimeImpl::unpin(const void *address, std::size_t bytes) {
   if (finished_) return;
-  // After the barrier no copy is in flight, so the registration can go; a
-  // later task that uses the range page-locks it again when submitted.
+  // After the barrier no task uses the range (a copy still in flight through
+  // one of its locks is waited for); a later task that uses it page-locks it
+  // again when submitted.
   barrier();
-  if (pinning_device_) pinning_device_->release_host_memory(address, bytes);
+  if (page_locks_) page_locks_->forget(address, bytes);
 }
 
 void RuntimeImpl::finish() {
@@ -402,6 +431,12 @@ void RuntimeImpl::finish() {
   cpus_->stop();
   for (auto &device : devices_)
     device->stop();
+  // No copy is in flight now, and none will be: every lock goes, since
+  // frees are no longer watched.
+  if (page_locks_) {
+    if (watching_releases_) release_hooks::detach(*page_locks_);
+    page_locks_->forget_all();
+  }
   // Every thread is gone: what is left to retire is the master's to free.
   for (DataObject *object : queues_.retired.drain())
     directory_->retire(object);
@@ -413,21 +448,37 @@ void RuntimeImpl::finish() {
     std::fprintf(stderr, "gpuss: warning: cannot write the trace to %s\n", config.trace_file.c_str());
 }
 
-Runtime::Runtime(const Config &config) : impl_(std::make_unique<RuntimeImpl>(config)) {}
-Runtime::~Runtime() = default;
+// The public methods exempt the master from the free() hook while they run:
+// what the runtime frees itself is never memory tasks named
+// (HostReleaseHooks.hpp).
+using ApiCall = release_hooks::Exemption;
+
+Runtime::Runtime(const Config &config) {
+  ApiCall call;
+  impl_ = std::make_unique<RuntimeImpl>(config);
+}
+Runtime::~Runtime() {
+  ApiCall call;
+  impl_.reset();
+}
 void Runtime::submit(const css_task_desc &desc) {
+  ApiCall call;
   impl_->submit(desc);
 }
 void Runtime::barrier() {
+  ApiCall call;
   impl_->barrier();
 }
 void Runtime::wait_on(std::span<const css_region> regions) {
+  ApiCall call;
   impl_->wait_on(regions);
 }
 void Runtime::unpin(const void *address, std::size_t bytes) {
+  ApiCall call;
   impl_->unpin(address, bytes);
 }
 void Runtime::finish() {
+  ApiCall call;
   impl_->finish();
 }
 StatsSnapshot Runtime::stats() const {

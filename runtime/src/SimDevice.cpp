@@ -7,6 +7,7 @@
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
+#include "HostReleaseHooks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -65,6 +66,7 @@ private:
   }
 
   void run() {
+    release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
     DeviceCommand command;
     while (inbox_.pop(command, *context_.stop, context_.spin_rounds)) {
       for (Transfer &transfer : command.before)

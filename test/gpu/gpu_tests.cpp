@@ -7,6 +7,7 @@
 // environment each GPU may appear as up to N devices (docs/environment.md),
 // so the multi-GPU cases run on a node with fewer GPUs (gpu.2gpu-partitions,
 // gpu.4gpu-partitions).
+#include "HostReleaseHooks.hpp"
 #include "Runtime.hpp"
 #include "gpu_kernels.h"
 
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -451,9 +453,9 @@ TEST(GpuRenaming, RenamedValueOnTheGpuGoesHomeByADeviceCopy) {
   EXPECT_EQ(stats.bytes_d2h, n * sizeof(double)) << "one write-back of the original";
 }
 
-// User memory tasks used stays page-locked until finish; a program that
-// frees it and allocates new task memory meanwhile calls unpin first
-// (css_unpin), or copies of the new memory would use the old pages.
+// css_unpin undoes the page-locking of memory explicitly, for programs that
+// release memory in ways libgpuss cannot see; the memory may then be freed
+// and its addresses given to new task memory.
 TEST(GpuRenaming, UnpinnedMemoryMayBeFreedAndReallocated) {
   if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
   constexpr std::size_t n =
@@ -471,6 +473,101 @@ TEST(GpuRenaming, UnpinnedMemoryMayBeFreedAndReallocated) {
     EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0];
   }
 }
+
+// Memory tasks used may be freed and its addresses given to new task memory
+// after a barrier or wait on, with no css_unpin: libgpuss sees the free and
+// undoes the page lock before the memory goes (HostReleaseHooks), or, where
+// it cannot see frees (CSS_PIN_HOST=barrier, or another free() ahead of
+// libgpuss: gpu.page-locks-shadowed), undoes every lock at the barrier or
+// wait on. Without either, CUDA copies the new memory from the old pages
+// and every value from the second round on is lost (measured on an H200,
+// docs/performance.md).
+struct ReuseCase {
+  gpuss::HostPinning pinning;
+  bool wait_on; // else a barrier
+};
+
+class GpuPageLocks : public ::testing::TestWithParam<ReuseCase> {
+protected:
+  void SetUp() override {
+    // gpu.page-locks-shadowed preloads a free() of its own ahead of libgpuss.
+    if (std::getenv("GPUSS_TEST_FREE_SHADOWED"))
+      ASSERT_FALSE(gpuss::release_hooks::active()) << "the preloaded free() did not come first";
+  }
+  // What the stats line should say: where free() does not reach libgpuss the
+  // runtime falls back to unlocking at barriers.
+  static std::string expected_pin_host(gpuss::HostPinning asked) {
+    if (asked == gpuss::HostPinning::UntilFreed && !gpuss::release_hooks::active()) return "barrier";
+    return gpuss::to_string(asked);
+  }
+};
+
+TEST_P(GpuPageLocks, FreedMemoryMayBeReusedWithoutUnpin) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t n =
+      5 << 20; // 40 MiB: mapped on its own, so a new block often lands at the same addresses
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  config.pin_host = GetParam().pinning;
+  Runtime runtime(config);
+  std::vector<const double *> earlier;
+  int reused = 0;
+  for (int round = 1; round <= 6; ++round) {
+    std::unique_ptr<double[]> x(new double[n]);
+    if (std::find(earlier.begin(), earlier.end(), x.get()) != earlier.end()) ++reused;
+    earlier.push_back(x.get());
+    std::fill_n(x.get(), n, double(round));
+    submit(runtime, scale_body, ScaleArgs{n, 2.0, 0.0}, {access(x.get(), n * sizeof(double), CSS_INOUT)});
+    if (GetParam().wait_on) {
+      css_region region = css_contiguous(x.get(), n * sizeof(double));
+      runtime.wait_on({&region, 1});
+    } else {
+      runtime.barrier();
+    }
+    std::size_t wrong = std::count_if(x.get(), x.get() + n, [&](double v) { return v != 2.0 * round; });
+    EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0] << " at " << x.get()
+                         << (reused ? " (an earlier round's addresses)" : "");
+  } // x freed here, still page-locked unless the runtime undid it
+  runtime.finish();
+  EXPECT_EQ(runtime.stats().pin_host, expected_pin_host(GetParam().pinning));
+  std::printf("[   INFO   ] %d of 5 later rounds got an earlier round's addresses\n", reused);
+  EXPECT_GT(reused, 0) << "the allocator never reused addresses: this run did not exercise the hazard";
+}
+
+TEST_P(GpuPageLocks, VectorStorageMayBeReused) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t n = 5 << 20;
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  config.pin_host = GetParam().pinning;
+  Runtime runtime(config);
+  for (int round = 1; round <= 4; ++round) {
+    std::vector<double> x(n, double(round)); // freed through operator delete at the end of the round
+    submit(runtime, scale_body, ScaleArgs{n, 1.0, 1.0}, {access(x.data(), n * sizeof(double), CSS_INOUT)});
+    if (GetParam().wait_on) {
+      css_region region = css_contiguous(x.data(), n * sizeof(double));
+      runtime.wait_on({&region, 1});
+    } else {
+      runtime.barrier();
+    }
+    EXPECT_EQ(std::count(x.begin(), x.end(), round + 1.0), static_cast<std::ptrdiff_t>(n))
+        << "round " << round;
+  }
+}
+
+std::string reuse_case_name(const ::testing::TestParamInfo<ReuseCase> &info) {
+  return std::string(info.param.pinning == gpuss::HostPinning::UntilFreed ? "until_freed" : "until_barrier") +
+         (info.param.wait_on ? "_wait_on" : "_barrier");
+}
+
+INSTANTIATE_TEST_SUITE_P(Reuse, GpuPageLocks,
+                         ::testing::Values(ReuseCase{gpuss::HostPinning::UntilFreed, false},
+                                           ReuseCase{gpuss::HostPinning::UntilFreed, true},
+                                           ReuseCase{gpuss::HostPinning::UntilBarrier, false},
+                                           ReuseCase{gpuss::HostPinning::UntilBarrier, true}),
+                         reuse_case_name);
 
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.

@@ -68,7 +68,7 @@ inline Config host_config(unsigned num_cpus) {
   config.num_cpus = num_cpus;
   config.num_gpus = 0;
   config.sim_devices = 0;
-  config.pin_host_memory = false;
+  config.pin_host = HostPinning::Off;
   return config;
 }
 

@@ -81,6 +81,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_FAN_OUT_FIRST", "0"},
                          {"CSS_CRITICAL_PATH", "off"},
                          {"CSS_LOAD_AHEAD", "no"},
+                         {"CSS_PIN_HOST", "barrier"},
                          {"CSS_DAG", "graph.dot"}});
   const Config config = Config::from_environment();
   EXPECT_EQ(config.num_cpus, 3u);
@@ -94,7 +95,18 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_FALSE(config.fan_out_first);
   EXPECT_FALSE(config.critical_path);
   EXPECT_FALSE(config.load_ahead);
+  EXPECT_EQ(config.pin_host, HostPinning::UntilBarrier);
   EXPECT_EQ(config.dag_file, "graph.dot");
+}
+
+TEST(FromEnvironment, PinHostTakesSwitchesAndBarrier) {
+  for (auto [text, pinning] :
+       {std::pair{"1", HostPinning::UntilFreed}, std::pair{"on", HostPinning::UntilFreed},
+        std::pair{"0", HostPinning::Off}, std::pair{"no", HostPinning::Off},
+        std::pair{"barrier", HostPinning::UntilBarrier}}) {
+    ScopedEnvironment env({{std::string("CSS_PIN_HOST"), std::string(text)}});
+    EXPECT_EQ(Config::from_environment().pin_host, pinning) << "CSS_PIN_HOST=" << text;
+  }
 }
 
 // Apart from ReadsEveryVariable: partitions split GPUs, and that test asks
@@ -113,7 +125,7 @@ TEST(FromEnvironment, ReadsGpuPartitions) {
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
   for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_DAG"})
+                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -123,6 +135,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_FALSE(config.stats);
   EXPECT_TRUE(config.fan_out_first);
   EXPECT_TRUE(config.load_ahead);
+  EXPECT_EQ(config.pin_host, HostPinning::UntilFreed);
   EXPECT_TRUE(config.dag_file.empty());
 }
 
@@ -154,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_SIM_DEVICES", "2x"}, std::pair{"CSS_CACHE_POLICY", "writeback"},
                       std::pair{"CSS_GPU_MEMORY", "lots"}, std::pair{"CSS_RENAME_MEMORY", "50%"},
                       std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}, std::pair{"CSS_LOAD_AHEAD", "2"},
-                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                      std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
     malformed_name);
 

@@ -97,6 +97,7 @@ TEST_P(Stats, FormatLine) {
     EXPECT_TRUE(fields.count(key)) << key << " missing in: " << line;
   EXPECT_EQ(fields["tasks"], "12");
   EXPECT_EQ(fields["renamed"], "0");
+  EXPECT_EQ(fields["pin_host"], "0") << "without GPUs nothing is page-locked";
 }
 
 TEST_P(Stats, PrintedOnceAtFinishWhenEnabled) {

@@ -1,0 +1,204 @@
+#include "HostReleaseHooks.hpp"
+#include "PageLocks.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+
+// glibc's own entry points, for releases that arrive while dlsym is still
+// looking up the next definition (dlsym may free memory of its own).
+extern "C" void __libc_free(void *);
+extern "C" void *__libc_realloc(void *, std::size_t);
+
+namespace gpuss::release_hooks {
+
+namespace {
+
+// Initial-exec: a plain thread-pointer load, with no call that could
+// allocate, since these are read inside free().
+[[gnu::tls_model("initial-exec")]] thread_local int exempt_depth = 0;
+[[gnu::tls_model("initial-exec")]] thread_local bool resolving = false;
+[[gnu::tls_model("initial-exec")]] thread_local bool probing = false;
+[[gnu::tls_model("initial-exec")]] thread_local bool probe_seen = false;
+
+// Constant-initialised: valid before any constructor runs, since other
+// libraries' constructors may free memory before ours.
+struct Watch {
+  std::atomic<PageLocks *> locks{nullptr};
+  std::atomic<std::uintptr_t> lowest{UINTPTR_MAX}, highest{0}; // bounds of the named bytes
+  std::atomic<int> calls{0};                                   // slow paths running
+};
+constinit Watch watched;
+
+// The definition of `name` after libgpuss's: the C library's, or an
+// allocator's loaded after us.
+template <typename Fn> class NextDefinition {
+public:
+  constexpr NextDefinition(const char *name, Fn fallback) : name_(name), fallback_(fallback) {}
+  Fn get() {
+    if (Fn fn = resolved_.load(std::memory_order_acquire)) return fn;
+    if (resolving) return fallback_;
+    resolving = true;
+    Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name_));
+    resolving = false;
+    if (!fn) fn = fallback_;
+    resolved_.store(fn, std::memory_order_release);
+    return fn;
+  }
+
+private:
+  const char *name_;
+  Fn fallback_;
+  std::atomic<Fn> resolved_{nullptr};
+};
+
+using FreeFn = void (*)(void *);
+using ReallocFn = void *(*)(void *, std::size_t);
+using ReallocArrayFn = void *(*)(void *, std::size_t, std::size_t);
+using MunmapFn = int (*)(void *, std::size_t);
+
+int munmap_syscall(void *address, std::size_t length) {
+  return static_cast<int>(syscall(SYS_munmap, address, length));
+}
+void *reallocarray_by_realloc(void *pointer, std::size_t count, std::size_t size);
+
+constinit NextDefinition<FreeFn> next_free{"free", &__libc_free};
+constinit NextDefinition<ReallocFn> next_realloc{"realloc", &__libc_realloc};
+constinit NextDefinition<ReallocArrayFn> next_reallocarray{"reallocarray", &reallocarray_by_realloc};
+constinit NextDefinition<MunmapFn> next_munmap{"munmap", &munmap_syscall};
+
+void *reallocarray_by_realloc(void *pointer, std::size_t count, std::size_t size) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return next_realloc.get()(pointer, bytes);
+}
+
+// Looked up while the process is still single-threaded, before main. A
+// child made by fork() watches nothing: CUDA cannot be used there, and the
+// PageLocks may have been locked by a thread the child does not have.
+[[gnu::constructor]] void resolve_next_definitions() {
+  next_free.get();
+  next_realloc.get();
+  next_reallocarray.get();
+  next_munmap.get();
+  pthread_atfork(nullptr, nullptr, [] { watched.locks.store(nullptr, std::memory_order_relaxed); });
+}
+
+// [lo, hi) is about to be released: unlock it first if tasks named any of it.
+void before_release(std::uintptr_t lo, std::uintptr_t hi) {
+  if (hi <= watched.lowest.load(std::memory_order_relaxed) ||
+      lo >= watched.highest.load(std::memory_order_relaxed))
+    return;
+  Exemption exempt; // PageLocks frees memory of its own, and may wait
+  watched.calls.fetch_add(1, std::memory_order_seq_cst);
+  if (PageLocks *locks = watched.locks.load(std::memory_order_seq_cst);
+      locks && locks->named(reinterpret_cast<void *>(lo), hi - lo))
+    locks->forget(reinterpret_cast<void *>(lo), hi - lo);
+  watched.calls.fetch_sub(1, std::memory_order_release);
+}
+
+bool watching() {
+  return watched.locks.load(std::memory_order_relaxed) != nullptr && exempt_depth == 0;
+}
+
+// A block from malloc and its kin, about to be freed or moved.
+void before_free(void *pointer) {
+  if (probing) [[unlikely]]
+    probe_seen = true;
+  if (!pointer || !watching()) return;
+  std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(pointer);
+  if (lo >= watched.highest.load(std::memory_order_relaxed)) return;
+  before_release(lo, lo + malloc_usable_size(pointer));
+}
+
+} // namespace
+
+bool attach(PageLocks &locks) {
+  PageLocks *none = nullptr;
+  if (!watched.locks.compare_exchange_strong(none, &locks, std::memory_order_seq_cst)) return false;
+  // Bounds left by an earlier PageLocks would only slow the fast path down;
+  // this one names nothing yet (the runtime attaches before any submit).
+  watched.lowest.store(UINTPTR_MAX, std::memory_order_relaxed);
+  watched.highest.store(0, std::memory_order_relaxed);
+  return true;
+}
+
+void detach(PageLocks &locks) {
+  PageLocks *expected = &locks;
+  if (!watched.locks.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst)) return;
+  while (watched.calls.load(std::memory_order_seq_cst) != 0)
+    std::this_thread::yield();
+}
+
+bool active() {
+  // Releases a block through whatever free() the program's own calls reach.
+  static const bool routed = [] {
+    auto allocate = reinterpret_cast<void *(*)(std::size_t)>(dlsym(RTLD_DEFAULT, "malloc"));
+    auto release = reinterpret_cast<void (*)(void *)>(dlsym(RTLD_DEFAULT, "free"));
+    if (!allocate || !release) return false;
+    probing = true;
+    probe_seen = false;
+    release(allocate(64));
+    probing = false;
+    return probe_seen;
+  }();
+  return routed;
+}
+
+void watch(std::uintptr_t lo, std::uintptr_t hi) {
+  std::uintptr_t lowest = watched.lowest.load(std::memory_order_relaxed);
+  while (lo < lowest && !watched.lowest.compare_exchange_weak(lowest, lo, std::memory_order_relaxed)) {
+  }
+  std::uintptr_t highest = watched.highest.load(std::memory_order_relaxed);
+  while (hi > highest && !watched.highest.compare_exchange_weak(highest, hi, std::memory_order_relaxed)) {
+  }
+}
+
+Exemption::Exemption() {
+  ++exempt_depth;
+}
+Exemption::~Exemption() {
+  --exempt_depth;
+}
+
+} // namespace gpuss::release_hooks
+
+using namespace gpuss::release_hooks;
+
+extern "C" {
+
+[[gnu::visibility("default")]] void free(void *pointer) noexcept {
+  before_free(pointer);
+  next_free.get()(pointer);
+}
+
+[[gnu::visibility("default")]] void *realloc(void *pointer, std::size_t bytes) noexcept {
+  before_free(pointer);
+  return next_realloc.get()(pointer, bytes);
+}
+
+[[gnu::visibility("default")]] void *reallocarray(void *pointer, std::size_t count,
+                                                  std::size_t size) noexcept {
+  before_free(pointer);
+  return next_reallocarray.get()(pointer, count, size);
+}
+
+[[gnu::visibility("default")]] int munmap(void *address, std::size_t length) noexcept {
+  if (watching()) {
+    std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address);
+    before_release(lo, length > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + length);
+  }
+  return next_munmap.get()(address, length);
+}
+
+} // extern "C"

@@ -1,0 +1,102 @@
+// PageLocks: the host memory page-locked for copies to and from GPUs, and
+// the bytes of it that tasks named.
+//
+// GPUs copy page-locked memory about seven times faster than pageable memory
+// (performance.md), so user memory is locked the first time a task names it
+// and stays locked for later tasks. But a lock outlives the memory: CUDA
+// keeps the registration of freed memory, and a new allocation at the same
+// addresses would be copied from the old pages (measured: every value lost).
+// So a lock is undone before its memory goes back to the system: when the
+// program frees it (HostReleaseHooks), at css_unpin, at finish, and for the
+// runtime's own buffers before it frees them; and never while a copy still
+// uses it, since a copy of a neighbouring block may go through a lock that
+// also covers the freed block's pages.
+//
+// Thread-safe: the master locks at submit, GPU workers lock and split their
+// copies, the helper and the program's threads unlock.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace gpuss {
+
+// How pages are locked: cudaHostRegister on GPUs, a recorder in tests.
+class PageLocker {
+public:
+  virtual ~PageLocker() = default;
+  // Locks [start, start + bytes), whole pages. False where the memory cannot
+  // be locked (locked by someone else, a mapped file): its copies then run
+  // from pageable memory.
+  virtual bool lock(void *start, std::size_t bytes) = 0;
+  virtual void unlock(void *start) = 0;
+};
+
+class PageLocks {
+public:
+  // The locks a copy goes through; they stay until released.
+  using Leases = std::vector<std::uintptr_t>;
+  struct Piece {
+    std::size_t offset = 0, length = 0;
+  };
+
+  explicit PageLocks(std::unique_ptr<PageLocker> locker);
+  ~PageLocks(); // unlocks everything; no copy may be in flight
+  PageLocks(const PageLocks &) = delete;
+  PageLocks &operator=(const PageLocks &) = delete;
+
+  // [address, address + bytes) is memory tasks use: locks the pages not yet
+  // locked, and remembers the bytes as named by tasks. The lock is not held
+  // while the locker works (milliseconds per megabyte of memory never
+  // touched), so copies through locks already made never wait for it; a
+  // part another thread is locking meanwhile is left to that thread.
+  void ensure(const void *address, std::size_t bytes);
+
+  // Undoes every lock that touches the pages of [address, address + bytes)
+  // (a lock may also cover a neighbour's pages, which are then copied
+  // pageable until locked again), once the copies leasing it are done, and
+  // forgets the bytes named there. Waits for them: never call it on a thread
+  // whose copies hold leases.
+  void forget(const void *address, std::size_t bytes);
+  void forget_all();
+
+  // Whether tasks named any byte of [address, address + bytes): memory the
+  // program is freeing must then be unlocked first.
+  bool named(const void *address, std::size_t bytes) const;
+
+  // A device worker issuing a copy: [address, address + bytes) split where
+  // it crosses from one lock to another or to unlocked memory (CUDA rejects
+  // a copy whose host range spans two registrations, and neighbouring user
+  // blocks often share a page). Each lock used is leased, and stays until
+  // release(leases) after the copy has finished.
+  std::vector<Piece> pieces(const void *address, std::size_t bytes, Leases &leases);
+  void release(Leases &leases);
+
+  // Bytes locked now (tests and diagnostics).
+  std::size_t locked_bytes() const;
+
+private:
+  struct Lock {
+    std::uintptr_t end = 0;
+    std::uint32_t leases = 0; // copies in flight through it
+  };
+  using Locks = std::map<std::uintptr_t, Lock>;            // by start, disjoint
+  using Ranges = std::map<std::uintptr_t, std::uintptr_t>; // [start, end), disjoint
+
+  void unlock_when_unleased(std::unique_lock<std::mutex> &held, Locks &doomed);
+
+  std::unique_ptr<PageLocker> locker_;
+  mutable std::mutex mutex_;
+  std::condition_variable released_; // a lease ended, a pending lock was made, or a closing one undone
+  Locks locks_;                      // locked, in use
+  Ranges pending_;                   // being locked by some thread, disjoint from locks_
+  Locks closing_;                    // forgotten, waiting for their leases to end
+  Ranges named_;                     // bytes tasks named, merged
+};
+
+} // namespace gpuss

@@ -1,0 +1,361 @@
+// PageLocks and the release hooks, without a GPU: a recording locker stands
+// in for cudaHostRegister.
+//
+// PageLocks: whole pages are locked once and split copies at lock
+// boundaries; a lock is undone only once the copies leasing it are done.
+// Release hooks: memory the program frees, reallocates or unmaps is unlocked
+// before it goes back, if tasks named any of it; other memory, releases by
+// exempt threads and releases after detach are left alone.
+#include "HostReleaseHooks.hpp"
+#include "PageLocks.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace gpuss {
+namespace {
+
+const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+
+// What the locker was asked, shared with the test.
+struct LockLog {
+  std::mutex mutex;
+  std::vector<std::pair<std::uintptr_t, std::size_t>> locks; // every lock made
+  std::set<std::uintptr_t> held;                             // starts locked now
+  std::size_t unlocks = 0;
+  bool refuse = false;
+  std::atomic<bool> probe_on_unlock{true}; // off where a test frees memory it leaves locked
+
+  std::size_t locks_made() {
+    std::lock_guard lock(mutex);
+    return locks.size();
+  }
+  std::size_t held_count() {
+    std::lock_guard lock(mutex);
+    return held.size();
+  }
+};
+
+class RecordingLocker final : public PageLocker {
+public:
+  explicit RecordingLocker(std::shared_ptr<LockLog> log) : log_(std::move(log)) {}
+  bool lock(void *start, std::size_t bytes) override {
+    std::lock_guard lock(log_->mutex);
+    if (log_->refuse) return false;
+    log_->locks.emplace_back(reinterpret_cast<std::uintptr_t>(start), bytes);
+    EXPECT_TRUE(log_->held.insert(reinterpret_cast<std::uintptr_t>(start)).second) << "locked twice";
+    return true;
+  }
+  void unlock(void *start) override {
+    // Touching the first page proves the memory is still the program's: a
+    // lock undone after munmap would fault here.
+    if (log_->probe_on_unlock) {
+      volatile char first = *static_cast<volatile char *>(start);
+      (void)first;
+    }
+    std::lock_guard lock(log_->mutex);
+    EXPECT_EQ(log_->held.erase(reinterpret_cast<std::uintptr_t>(start)), 1u)
+        << "unlocked what was not locked";
+    ++log_->unlocks;
+  }
+
+private:
+  std::shared_ptr<LockLog> log_;
+};
+
+// Page-aligned memory of `pages` pages, never freed through the hooks'
+// subject (the tests free it after the PageLocks is gone).
+struct Pages {
+  explicit Pages(std::size_t pages)
+      : bytes(pages * page), base(static_cast<std::byte *>(std::aligned_alloc(page, pages * page))) {
+    std::memset(base, 1, bytes);
+  }
+  ~Pages() { std::free(base); }
+  std::size_t bytes;
+  std::byte *base;
+};
+
+class PageLocksTest : public ::testing::Test {
+protected:
+  std::shared_ptr<LockLog> log = std::make_shared<LockLog>();
+  Pages memory{16};
+  std::unique_ptr<PageLocks> locks = std::make_unique<PageLocks>(std::make_unique<RecordingLocker>(log));
+};
+
+TEST_F(PageLocksTest, LocksWholePagesOnceAndRemembersTheNamedBytes) {
+  locks->ensure(memory.base + 100, 3 * page); // pages 0..3
+  ASSERT_EQ(log->locks_made(), 1u);
+  EXPECT_EQ(log->locks[0].first, reinterpret_cast<std::uintptr_t>(memory.base));
+  EXPECT_EQ(log->locks[0].second, 4 * page);
+  EXPECT_EQ(locks->locked_bytes(), 4 * page);
+  EXPECT_TRUE(locks->named(memory.base + 100, 1));
+  EXPECT_TRUE(locks->named(memory.base, 101));
+  EXPECT_FALSE(locks->named(memory.base, 100)) << "the first 100 bytes were never named";
+  EXPECT_FALSE(locks->named(memory.base + 100 + 3 * page, page));
+
+  locks->ensure(memory.base + page, page); // already locked
+  EXPECT_EQ(log->locks_made(), 1u);
+  locks->ensure(memory.base, memory.bytes); // only the gap after the first lock
+  ASSERT_EQ(log->locks_made(), 2u);
+  EXPECT_EQ(log->locks[1].first, reinterpret_cast<std::uintptr_t>(memory.base + 4 * page));
+  EXPECT_EQ(log->locks[1].second, 12 * page);
+  EXPECT_TRUE(locks->named(memory.base, 100));
+}
+
+TEST_F(PageLocksTest, CopiesAreSplitAtLockBoundariesAndLeaseTheLocks) {
+  locks->ensure(memory.base, 2 * page);            // pages 0..1
+  locks->ensure(memory.base + 4 * page, 2 * page); // pages 4..5
+  PageLocks::Leases leases;
+  auto pieces = locks->pieces(memory.base + page, 5 * page, leases); // pages 1..5
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[0].offset, 0u);
+  EXPECT_EQ(pieces[0].length, page); // page 1, locked
+  EXPECT_EQ(pieces[1].offset, page);
+  EXPECT_EQ(pieces[1].length, 2 * page); // pages 2..3, pageable
+  EXPECT_EQ(pieces[2].offset, 3 * page);
+  EXPECT_EQ(pieces[2].length, 2 * page); // pages 4..5, locked
+  EXPECT_EQ(leases.size(), 2u);
+  locks->release(leases);
+  EXPECT_TRUE(leases.empty());
+}
+
+TEST_F(PageLocksTest, ALockIsUndoneOnlyOnceTheCopiesThroughItAreDone) {
+  locks->ensure(memory.base, 4 * page);
+  PageLocks::Leases leases;
+  locks->pieces(memory.base, page, leases); // a copy in flight
+  std::atomic<bool> forgotten{false};
+  std::thread forgetter([&] {
+    locks->forget(memory.base + 2 * page, page); // touches the same lock
+    forgotten = true;
+  });
+  // Once forget() has closed the lock, it takes no new leases: later copies
+  // run pageable.
+  bool closing = false;
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !closing && std::chrono::steady_clock::now() < deadline;) {
+    PageLocks::Leases more;
+    auto pieces = locks->pieces(memory.base, 4 * page, more);
+    closing = more.empty();
+    if (closing) {
+      EXPECT_EQ(pieces.size(), 1u);
+    }
+    locks->release(more);
+    if (!closing) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(closing) << "forget() never closed the lock";
+  // A second thread forgetting the same pages (the program freeing them, say)
+  // must not return while the first is still waiting to undo the lock.
+  std::atomic<bool> also_forgotten{false};
+  std::thread second([&] {
+    locks->forget(memory.base, page);
+    also_forgotten = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(forgotten) << "the lock was undone under a copy";
+  EXPECT_FALSE(also_forgotten) << "a second forget() returned before the lock was undone";
+  EXPECT_EQ(log->held_count(), 1u);
+  locks->release(leases);
+  forgetter.join();
+  second.join();
+  EXPECT_TRUE(forgotten);
+  EXPECT_TRUE(also_forgotten);
+  EXPECT_EQ(log->held_count(), 0u);
+  EXPECT_EQ(locks->locked_bytes(), 0u);
+  EXPECT_FALSE(locks->named(memory.base, memory.bytes));
+}
+
+TEST_F(PageLocksTest, ForgottenMemoryIsLockedAgainWhenNamedAgain) {
+  locks->ensure(memory.base, 2 * page);
+  locks->forget(memory.base, 2 * page);
+  EXPECT_EQ(log->held_count(), 0u);
+  locks->ensure(memory.base, 2 * page);
+  EXPECT_EQ(log->locks_made(), 2u);
+  EXPECT_EQ(log->held_count(), 1u);
+  locks->forget_all();
+  EXPECT_EQ(log->held_count(), 0u);
+  EXPECT_EQ(locks->locked_bytes(), 0u);
+}
+
+TEST_F(PageLocksTest, MemoryThatCannotBeLockedIsCopiedPageable) {
+  log->refuse = true;
+  locks->ensure(memory.base, 2 * page);
+  EXPECT_EQ(locks->locked_bytes(), 0u);
+  PageLocks::Leases leases;
+  auto pieces = locks->pieces(memory.base, 2 * page, leases);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].length, 2 * page);
+  EXPECT_TRUE(leases.empty());
+}
+
+TEST_F(PageLocksTest, DestructionUndoesEveryLock) {
+  locks->ensure(memory.base, page);
+  locks->ensure(memory.base + 8 * page, page);
+  EXPECT_EQ(log->held_count(), 2u);
+  locks.reset();
+  EXPECT_EQ(log->held_count(), 0u);
+}
+
+// ---------------------------------------------------------------- the release hooks
+
+// Larger than glibc's largest mmap threshold (32 MiB): always a mapping of
+// its own, so free() unmaps it, as with the 32 MiB blocks of a Cholesky.
+constexpr std::size_t big = std::size_t{48} << 20;
+
+class ReleaseHooks : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!release_hooks::active())
+      GTEST_SKIP() << "free() does not reach libgpuss in this build (a sanitizer's allocator comes first); "
+                      "the runtime then unlocks at every barrier instead";
+    ASSERT_TRUE(release_hooks::attach(*locks)) << "another PageLocks is attached";
+  }
+  void TearDown() override { release_hooks::detach(*locks); }
+
+  // A block of `bytes` from malloc, written, with `named` bytes of it named by tasks.
+  void *named_block(std::size_t bytes, std::size_t offset, std::size_t named) {
+    void *block = std::malloc(bytes);
+    std::memset(block, 2, bytes);
+    locks->ensure(static_cast<std::byte *>(block) + offset, named);
+    return block;
+  }
+
+  std::shared_ptr<LockLog> log = std::make_shared<LockLog>();
+  std::unique_ptr<PageLocks> locks = std::make_unique<PageLocks>(std::make_unique<RecordingLocker>(log));
+};
+
+TEST_F(ReleaseHooks, FreeingNamedMemoryUnlocksItBeforeItGoes) {
+  void *block = named_block(big, 3 * page, 1 << 20);
+  ASSERT_EQ(log->held_count(), 1u);
+  std::free(block); // the locker reads the pages as it unlocks them: they are still mapped
+  EXPECT_EQ(log->held_count(), 0u);
+  EXPECT_EQ(locks->locked_bytes(), 0u);
+}
+
+TEST_F(ReleaseHooks, SmallBlocksAreUnlockedToo) {
+  // A block inside one page: its page may go back to the system once its
+  // neighbours are freed too.
+  void *block = named_block(200, 0, 200);
+  ASSERT_EQ(log->held_count(), 1u);
+  std::free(block);
+  EXPECT_EQ(log->held_count(), 0u);
+}
+
+TEST_F(ReleaseHooks, ReallocAndReallocarrayUnlockTheOldBlock) {
+  void *block = named_block(big, 0, big);
+  block = std::realloc(block, 2 * big);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(log->held_count(), 0u);
+  locks->ensure(block, big);
+  ASSERT_EQ(log->held_count(), 1u);
+  block = reallocarray(block, 2, big);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(log->held_count(), 0u);
+  std::free(block);
+}
+
+TEST_F(ReleaseHooks, UnmappingNamedMemoryUnlocksIt) {
+  void *mapping = mmap(nullptr, 64 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  std::memset(mapping, 3, 64 * page);
+  locks->ensure(static_cast<std::byte *>(mapping) + 10 * page, 4 * page);
+  ASSERT_EQ(log->held_count(), 1u);
+  ASSERT_EQ(munmap(mapping, 64 * page), 0);
+  EXPECT_EQ(log->held_count(), 0u);
+}
+
+TEST_F(ReleaseHooks, OperatorDeleteIsSeenThroughFree) {
+  {
+    std::vector<char> storage(big, 4);
+    locks->ensure(storage.data(), storage.size());
+    ASSERT_EQ(log->held_count(), 1u);
+  }
+  EXPECT_EQ(log->held_count(), 0u);
+}
+
+TEST_F(ReleaseHooks, OtherMemoryKeepsItsLocks) {
+  void *block = named_block(big, 0, big);
+  void *other = std::malloc(big);
+  std::memset(other, 5, big);
+  std::free(other);
+  void *small = std::malloc(64);
+  std::free(small);
+  EXPECT_EQ(log->held_count(), 1u);
+  locks->forget(block, big);
+  std::free(block);
+}
+
+TEST_F(ReleaseHooks, ExemptThreadsAreNotChecked) {
+  void *block = named_block(big, 0, page);
+  log->probe_on_unlock = false; // the block goes while still locked
+  std::thread runtime_thread([&] {
+    release_hooks::Exemption exempt; // as the runtime's own threads and API calls are
+    std::free(block);
+  });
+  runtime_thread.join();
+  EXPECT_EQ(log->held_count(), 1u);
+  locks->forget_all();
+}
+
+TEST_F(ReleaseHooks, NothingIsToldAfterDetach) {
+  void *block = named_block(big, 0, page);
+  release_hooks::detach(*locks);
+  log->probe_on_unlock = false; // the block goes while still locked
+  std::free(block);
+  EXPECT_EQ(log->held_count(), 1u);
+  locks->forget_all();
+}
+
+TEST_F(ReleaseHooks, OnlyOnePageLocksAtATime) {
+  void *block = named_block(big, 0, page); // named before the other tries
+  auto other_log = std::make_shared<LockLog>();
+  PageLocks other(std::make_unique<RecordingLocker>(other_log));
+  EXPECT_FALSE(release_hooks::attach(other));
+  release_hooks::detach(other); // not attached: no effect
+  std::free(block);
+  EXPECT_EQ(log->held_count(), 0u) << "the other PageLocks' attempts stopped this one's watch";
+}
+
+TEST_F(ReleaseHooks, AForkedChildWatchesNothing) {
+  void *block = named_block(big, 0, page);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::free(block); // would unlock through a PageLocks the child cannot use
+    _exit(log->held_count() == 1 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's free() reached the PageLocks";
+  std::free(block);
+  EXPECT_EQ(log->held_count(), 0u);
+}
+
+// Whether libgpuss sees the program's free(): yes in a plain build; no where
+// something ahead of it defines free(), such as a sanitizer's runtime or a
+// preloaded allocator (runtime.release-hooks-shadowed preloads one).
+TEST(ReleaseHooksDetection, SeesFreeUnlessSomethingComesFirst) {
+  if (std::getenv("GPUSS_TEST_FREE_SHADOWED")) {
+    EXPECT_FALSE(release_hooks::active()) << "the preloaded free() did not come first";
+    return;
+  }
+#ifdef GPUSS_TEST_SANITIZER
+  EXPECT_FALSE(release_hooks::active())
+      << "the " GPUSS_TEST_SANITIZER " sanitizer's free() should come first";
+#else
+  EXPECT_TRUE(release_hooks::active()) << "libgpuss's free() is not reached in a plain build";
+#endif
+}
+
+} // namespace
+} // namespace gpuss
