@@ -500,17 +500,30 @@ protected:
     if (asked == gpuss::HostPinning::UntilFreed && !gpuss::release_hooks::active()) return "barrier";
     return gpuss::to_string(asked);
   }
+  // One GPU, pinning as the case asks.
+  static Config config() {
+    Config config;
+    config.num_gpus = 1;
+    config.num_cpus = 1;
+    config.pin_host = GetParam().pinning;
+    return config;
+  }
+  // After this the program may read [data, data + bytes), and free it.
+  static void synchronise(Runtime &runtime, void *data, std::size_t bytes) {
+    if (GetParam().wait_on) {
+      css_region region = css_contiguous(data, bytes);
+      runtime.wait_on({&region, 1});
+    } else {
+      runtime.barrier();
+    }
+  }
 };
 
 TEST_P(GpuPageLocks, FreedMemoryMayBeReusedWithoutUnpin) {
   if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
   constexpr std::size_t n =
       5 << 20; // 40 MiB: mapped on its own, so a new block often lands at the same addresses
-  Config config;
-  config.num_gpus = 1;
-  config.num_cpus = 1;
-  config.pin_host = GetParam().pinning;
-  Runtime runtime(config);
+  Runtime runtime(config());
   std::vector<const double *> earlier;
   int reused = 0;
   for (int round = 1; round <= 6; ++round) {
@@ -519,12 +532,7 @@ TEST_P(GpuPageLocks, FreedMemoryMayBeReusedWithoutUnpin) {
     earlier.push_back(x.get());
     std::fill_n(x.get(), n, double(round));
     submit(runtime, scale_body, ScaleArgs{n, 2.0, 0.0}, {access(x.get(), n * sizeof(double), CSS_INOUT)});
-    if (GetParam().wait_on) {
-      css_region region = css_contiguous(x.get(), n * sizeof(double));
-      runtime.wait_on({&region, 1});
-    } else {
-      runtime.barrier();
-    }
+    synchronise(runtime, x.get(), n * sizeof(double));
     std::size_t wrong = std::count_if(x.get(), x.get() + n, [&](double v) { return v != 2.0 * round; });
     EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0] << " at " << x.get()
                          << (reused ? " (an earlier round's addresses)" : "");
@@ -538,20 +546,11 @@ TEST_P(GpuPageLocks, FreedMemoryMayBeReusedWithoutUnpin) {
 TEST_P(GpuPageLocks, VectorStorageMayBeReused) {
   if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
   constexpr std::size_t n = 5 << 20;
-  Config config;
-  config.num_gpus = 1;
-  config.num_cpus = 1;
-  config.pin_host = GetParam().pinning;
-  Runtime runtime(config);
+  Runtime runtime(config());
   for (int round = 1; round <= 4; ++round) {
     std::vector<double> x(n, double(round)); // freed through operator delete at the end of the round
     submit(runtime, scale_body, ScaleArgs{n, 1.0, 1.0}, {access(x.data(), n * sizeof(double), CSS_INOUT)});
-    if (GetParam().wait_on) {
-      css_region region = css_contiguous(x.data(), n * sizeof(double));
-      runtime.wait_on({&region, 1});
-    } else {
-      runtime.barrier();
-    }
+    synchronise(runtime, x.data(), n * sizeof(double));
     EXPECT_EQ(std::count(x.begin(), x.end(), round + 1.0), static_cast<std::ptrdiff_t>(n))
         << "round " << round;
   }
