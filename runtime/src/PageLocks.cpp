@@ -35,10 +35,19 @@ template <typename Map> auto first_ending_after(Map &ranges, std::uintptr_t at) 
 }
 
 // Adds [lo, hi) to disjoint `ranges`, merging what it overlaps or touches.
+// On the master's submit path: a range already there, or one that grows an
+// existing range at its end (blocks named in address order), allocates
+// nothing.
 void add_merged(std::map<std::uintptr_t, std::uintptr_t> &ranges, std::uintptr_t lo, std::uintptr_t hi) {
   auto it = ranges.upper_bound(lo);
   if (it != ranges.begin() && std::prev(it)->second >= lo) --it;
-  if (it != ranges.end() && it->first <= lo && it->second >= hi) return; // named already: the usual case
+  if (it != ranges.end() && it->first <= lo) {
+    if (it->second >= hi) return;
+    for (auto next = std::next(it); next != ranges.end() && next->first <= hi; next = ranges.erase(next))
+      hi = std::max(hi, next->second);
+    it->second = hi;
+    return;
+  }
   while (it != ranges.end() && it->first <= hi) {
     lo = std::min(lo, it->first);
     hi = std::max(hi, it->second);

@@ -256,8 +256,11 @@ void RuntimeImpl::page_lock_user_memory(const Task &task) {
   // is left to the GPU worker that copies it home, if one does: page-locking
   // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
   // meanwhile, and the master doing it at a barrier's copy-backs stalled all
-  // GPUs at once (performance.md).
-  if (!page_locks_) return;
+  // GPUs at once (performance.md). Host tasks lock nothing: only copies to
+  // and from GPUs are faster from locked pages, and a GPU task that uses the
+  // same memory later locks it at its own submit.
+  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack;
+  if (!page_locks_ || !may_run_on_a_gpu) return;
   for (const BoundAccess &access : task.accesses)
     if (access.object && !access.object->renamed)
       page_locks_->ensure(access.object->host, access.object->shape.span());

@@ -113,6 +113,28 @@ TEST_F(PageLocksTest, LocksWholePagesOnceAndRemembersTheNamedBytes) {
   EXPECT_TRUE(locks->named(memory.base, 100));
 }
 
+TEST_F(PageLocksTest, NamedBytesMergeInAnyOrder) {
+  std::byte *base = memory.base;
+  locks->ensure(base + 100, 100); // [100, 200)
+  locks->ensure(base + 200, 100); // grows it at its end: [100, 300)
+  locks->ensure(base + 150, 20);  // inside it
+  locks->ensure(base + 500, 100); // apart: [500, 600)
+  locks->ensure(base + 700, 100); // apart: [700, 800)
+  locks->ensure(base + 20, 50);   // before everything: [20, 70)
+  EXPECT_TRUE(locks->named(base + 100, 200));
+  EXPECT_FALSE(locks->named(base + 300, 200));
+  EXPECT_FALSE(locks->named(base + 70, 30));
+  EXPECT_FALSE(locks->named(base + 600, 100));
+  locks->ensure(base + 250, 500); // bridges [100, 300), [500, 600) and [700, 800)
+  EXPECT_TRUE(locks->named(base + 300, 1));
+  EXPECT_TRUE(locks->named(base + 650, 1));
+  EXPECT_TRUE(locks->named(base + 799, 1));
+  EXPECT_FALSE(locks->named(base + 800, page));
+  EXPECT_FALSE(locks->named(base, 20));
+  locks->ensure(base + 60, 50); // bridges [20, 70) and the rest
+  EXPECT_TRUE(locks->named(base + 70, 30));
+}
+
 TEST_F(PageLocksTest, CopiesAreSplitAtLockBoundariesAndLeaseTheLocks) {
   locks->ensure(memory.base, 2 * page);            // pages 0..1
   locks->ensure(memory.base + 4 * page, 2 * page); // pages 4..5
