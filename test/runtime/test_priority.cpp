@@ -1,8 +1,8 @@
 // Priorities: the ready queue hands CSS_TASK_HIGH_PRIORITY tasks out first.
 //
-// With one host worker held by a gate task, normal and then high-priority
-// independent tasks pile up in the ready queue; once the gate opens the
-// high-priority ones must run first.
+// With every host worker held by a gate task, normal and then high-priority
+// independent tasks pile up in the helper's ready lists and in the workers'
+// inbox; once the gate opens the high-priority ones must run first.
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,34 +22,96 @@ namespace {
 
 struct Log {
   std::mutex mutex;
-  std::vector<int> order; // task ids in the order they started; high ones are >= 1000
+  std::vector<int> order;                 // task ids in the order they started; high ones are >= 1000
+  std::vector<std::thread::id> worker_of; // the thread that ran each, in the same order
   void record(int id) {
     std::lock_guard lock(mutex);
     order.push_back(id);
+    worker_of.push_back(std::this_thread::get_id());
   }
 };
 
-// Waits until the runtime reports `count` ready tasks at once, or a while.
-void wait_until_ready(const Runtime &runtime, std::uint64_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (runtime.stats().max_ready < count && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // let the helper finish handing them over
+std::string to_string(const std::vector<int> &order) {
+  std::ostringstream text;
+  for (int id : order)
+    text << id << ' ';
+  return text.str();
 }
+
+// Polls until the runtime has reported `count` ready tasks at once; false
+// after rendezvous_timeout(). The polling interval only costs latency.
+bool wait_for_max_ready(const Runtime &runtime, std::uint64_t count) {
+  const auto deadline = std::chrono::steady_clock::now() + rendezvous_timeout();
+  while (runtime.stats().max_ready < count) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+void submit_markers(Runtime &runtime, unsigned count) {
+  for (unsigned i = 0; i < count; ++i)
+    Task("marker").body([](TaskEnv) {}).submit(runtime);
+}
+
+// Waits until the helper has taken every task submitted so far and has been
+// through the dispatch that follows: each is then placed (in the inbox or on
+// a device) or, for want of room, in the helper's ready lists. False if that
+// did not happen within rendezvous_timeout(). `ready_tasks`: how many of the
+// tasks submitted so far were ready when submitted; none may finish before
+// this returns. `places`: at least as many as the tasks the helper can place
+// while none finishes.
+//
+// No sleep decides anything; max_ready is exact enough. The helper takes the
+// ready tasks in submission order and counts those in its ready lists: a task
+// it places leaves the count and one taken back from the inbox re-enters it,
+// so the count never exceeds the number taken. Behind the tasks, places + 1
+// markers (tasks that do nothing) bring the count above ready_tasks once the
+// helper has taken them all, and it cannot get there before the helper has
+// taken a marker, hence every task queued before it. The helper dispatches
+// what it took before it takes more: a second batch of markers, queued once
+// that count was seen, is taken after that dispatch, and only then can the
+// count exceed ready_tasks + places + 1.
+bool wait_until_placed(Runtime &runtime, std::uint64_t ready_tasks, unsigned places) {
+  const unsigned markers = places + 1;
+  submit_markers(runtime, markers);
+  if (!wait_for_max_ready(runtime, ready_tasks + 1)) return false;
+  submit_markers(runtime, markers);
+  return wait_for_max_ready(runtime, ready_tasks + markers + 1);
+}
+
+// The helper keeps the host workers' shared inbox up to eight tasks per
+// worker deep, running tasks included (docs/architecture.md, "Workers and
+// devices"); only an upper bound matters to wait_until_placed, hence the
+// margin. Were the inbox deeper than this, the wait would fail, not pass.
+constexpr unsigned host_places_per_worker = 4 * 8;
 
 class Priority : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(Priority, HighPriorityTasksRunFirst) {
   const unsigned cpus = GetParam();
-  Runtime runtime(host_config(cpus));
+  // Before the runtime: its destructor waits for the tasks that use them.
   Gate gate;
+  Rendezvous held(cpus + 1);
   Log log;
   constexpr int normal = 16, high = 16;
   std::vector<int> slots(normal + high);
+  Runtime runtime(host_config(cpus));
 
-  // Hold every worker.
+  // Hold every worker, each in a gate task that it has taken out of the
+  // inbox: one still waiting there could be taken back for a high-priority
+  // task, and let a free worker run tasks before the gate opens.
   for (unsigned w = 0; w < cpus; ++w)
-    Task("gate").body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+    Task("gate")
+        .body([&](TaskEnv) {
+          held.arrive();
+          gate.wait();
+        })
+        .submit(runtime);
+  if (!held.arrive()) {
+    gate.open();
+    FAIL() << "the gate tasks did not all start; ran on the master: " << gate.ran_on_master();
+  }
   for (int i = 0; i < normal; ++i)
     Task("normal").out(slots[i]).body([&log, i](TaskEnv) { log.record(i); }).submit(runtime);
   for (int i = 0; i < high; ++i)
@@ -55,21 +120,42 @@ TEST_P(Priority, HighPriorityTasksRunFirst) {
         .high_priority()
         .body([&log, i](TaskEnv) { log.record(1000 + i); })
         .submit(runtime);
-  wait_until_ready(runtime, normal + high);
+  // Then each high-priority task is in the inbox, ahead of every normal one
+  // there, or still in the helper's ready list, which it places ahead of the
+  // normal ones; that only while the inbox is full and holds no normal task
+  // whose place it could take back.
+  const bool placed = wait_until_placed(runtime, cpus + normal + high, host_places_per_worker * cpus);
   gate.open();
   runtime.barrier();
-
-  ASSERT_FALSE(gate.ran_on_master()) << "gate task ran inside submit: no worker threads";
+  ASSERT_TRUE(placed) << "the helper did not take the tasks (max_ready " << runtime.stats().max_ready
+                      << "), or the inbox is deeper than " << host_places_per_worker << " per worker";
   ASSERT_EQ(log.order.size(), static_cast<std::size_t>(normal + high));
-  // Several workers may each take one task at the instant the gate opens
-  // and record slightly out of order; allow that many inversions.
-  const auto last_high =
-      std::find_if(log.order.rbegin(), log.order.rend(), [](int id) { return id >= 1000; });
-  const auto normals_before_last_high =
-      std::count_if(last_high, log.order.rend(), [](int id) { return id < 1000; });
-  EXPECT_LE(normals_before_last_high, static_cast<long>(cpus))
-      << "normal tasks overtook high-priority ones; first task run: " << log.order.front();
-  EXPECT_GE(log.order.front(), 1000) << "the first task after the gate was not a high-priority one";
+
+  // So a worker takes a normal task only after every high-priority one has
+  // been taken. A task is logged a little after it is taken, and a worker
+  // may be descheduled in between while the others log any number of tasks:
+  // the log order is not the order in which they were taken. But when the
+  // first normal task is logged, a high-priority one still missing from the
+  // log has been taken by another worker, which logs nothing else before it.
+  const auto first_normal =
+      std::find_if(log.order.begin(), log.order.end(), [](int id) { return id < 1000; });
+  ASSERT_NE(first_normal, log.order.end());
+  const auto at = static_cast<std::size_t>(first_normal - log.order.begin());
+  const std::thread::id first_normal_worker = log.worker_of[at];
+  std::vector<std::thread::id> logged_since; // workers that have logged since the first normal task
+  for (std::size_t i = at + 1; i < log.order.size(); ++i) {
+    const std::thread::id worker = log.worker_of[i];
+    if (log.order[i] >= 1000) {
+      EXPECT_TRUE(worker != first_normal_worker &&
+                  std::find(logged_since.begin(), logged_since.end(), worker) == logged_since.end())
+          << "normal task " << *first_normal << " overtook high-priority task " << log.order[i]
+          << "; order: " << to_string(log.order);
+    }
+    logged_since.push_back(worker);
+  }
+  // Which implies that at most cpus - 1 high-priority tasks can follow.
+  EXPECT_GE(first_normal - log.order.begin(), high - static_cast<long>(cpus - 1))
+      << "order: " << to_string(log.order);
 }
 
 TEST_P(Priority, HighPriorityKeepsDependencies) {
@@ -123,9 +209,11 @@ std::vector<int> order_after_gate(bool fan_out_first) {
         .out(readers[r])
         .body([&log, r](TaskEnv) { log.record(2000 + r); })
         .submit(runtime);
-  wait_until_ready(runtime, 8);
+  // The gate task and the leaves were ready; the device stages one task at a time.
+  const bool placed = wait_until_placed(runtime, 1 + leaves.size(), 8);
   gate.open();
   runtime.barrier();
+  EXPECT_TRUE(placed) << "the helper did not take the leaves (max_ready " << runtime.stats().max_ready << ")";
   EXPECT_FALSE(gate.ran_on_master());
   return log.order;
 }
