@@ -160,10 +160,10 @@ void css_wait_on(const css_region *regions, size_t count);
 
 /* Undo the page-locking GPUSs gave [address, address + bytes). Memory that
  * tasks copied to or from a GPU stays page-locked, for speed, until the
- * program frees it (libgpuss sees free, realloc and munmap, and undoes the
- * lock first: CUDA keeps the registration of freed memory, and a later
- * allocation at the same addresses would be copied from the old pages) or
- * css_finish. Call this before releasing such memory in a way libgpuss
+ * program frees it (libgpuss sees free, realloc and munmap, waits for the
+ * tasks that still use the memory, and undoes the lock first: CUDA keeps the
+ * registration of freed memory, and a later allocation at the same addresses
+ * would be copied from the old pages) or css_finish. Call this before releasing such memory in a way libgpuss
  * cannot see: a raw munmap system call, mremap, madvise (or use
  * CSS_PIN_HOST=barrier). It waits for every task first, as css_barrier
  * does. Without GPUs, or with CSS_PIN_HOST=0, it only waits. */

@@ -36,13 +36,16 @@ void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
 }
 
 DependencyTracker::Entry &DependencyTracker::entry_for(const Region &region) {
-  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
-  if (Entry *found = entries_.find_exact(region, by_region)) return *found;
-  Entry entry;
-  entry.region = region;
-  entry.original = objects_.make_original(region);
-  entry.current = entry.original;
-  return entries_.insert(region, std::move(entry))->second;
+  Entry *entry = entries_.find_exact(region, region_of);
+  if (!entry) {
+    Entry fresh;
+    fresh.region = region;
+    fresh.original = objects_.make_original(region);
+    fresh.current = fresh.original;
+    entry = &entries_.insert(region, std::move(fresh))->second;
+  }
+  entry->used_since_barrier = true;
+  return *entry;
 }
 
 TaskRef DependencyTracker::make_copy_back(Entry &entry) {
@@ -75,7 +78,6 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
 }
 
 void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &created) {
-  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
   for (BoundAccess &access : task->accesses) {
     if (access.region.empty()) continue;
     const Region &region = access.region;
@@ -83,7 +85,7 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
     // Values renamed in a region this access overlaps without being it go
     // home first, so every byte has one storage again.
     std::vector<Entry *> overlapping;
-    entries_.for_each_overlapping(region, by_region, [&](Entry &e) { overlapping.push_back(&e); });
+    for_each_overlapping(region, [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *other : overlapping)
       if (other->renamed() && !(other->region == region)) created.push_back(make_copy_back(*other));
 
@@ -146,9 +148,7 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
   };
   if (region) {
     std::vector<Entry *> overlapping;
-    entries_.for_each_overlapping(
-        *region, [](const Entry &e) -> const Region & { return e.region; },
-        [&](Entry &e) { overlapping.push_back(&e); });
+    for_each_overlapping(*region, [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *entry : overlapping)
       visit(*entry);
   } else if (!last_writers && !objects) {
@@ -168,7 +168,40 @@ void DependencyTracker::forget_tasks() {
     entry.last_writer.reset();
     entry.readers.clear();
     entry.home_users.clear();
+    entry.used_since_barrier = false;
   }
+}
+
+bool DependencyTracker::used_since_barrier(const Region &region) {
+  bool used = false;
+  for_each_overlapping(region, [&](Entry &entry) { used |= entry.used_since_barrier; });
+  return used;
+}
+
+void DependencyTracker::settle_for_release(const Region &region, std::vector<TaskRef> &created,
+                                           std::vector<TaskRef> &users, std::vector<DataObjectRef> *objects) {
+  std::vector<Entry *> used;
+  for_each_overlapping(region, [&](Entry &entry) {
+    if (entry.used_since_barrier) used.push_back(&entry);
+  });
+  for (Entry *entry : used) {
+    // The copy-back becomes the last writer, after every home user.
+    if (entry->renamed()) created.push_back(make_copy_back(*entry));
+    if (unfinished(entry->last_writer)) users.push_back(entry->last_writer);
+    for (const TaskRef &reader : entry->readers)
+      if (unfinished(reader)) users.push_back(reader);
+    if (objects) objects->push_back(entry->original);
+  }
+}
+
+void DependencyTracker::forget_released(const Region &region) {
+  // Settled before the release (or untouched since the last barrier): no
+  // task uses these entries, and no device holds a copy of them.
+  std::erase_if(renamed_entries_, [&](const Entry *entry) { return region.contains(entry->region); });
+  entries_.erase_overlapping_if(region, region_of, [&](Entry &entry) {
+    entry.used_since_barrier = false;
+    return region.contains(entry.region);
+  });
 }
 
 void DependencyTracker::clear() {
@@ -178,8 +211,7 @@ void DependencyTracker::clear() {
 
 bool DependencyTracker::overlaps_another(const Region &region) {
   bool found = false;
-  auto by_region = [](const Entry &e) -> const Region & { return e.region; };
-  entries_.for_each_overlapping(region, by_region, [&](Entry &entry) { found |= !(entry.region == region); });
+  for_each_overlapping(region, [&](Entry &entry) { found |= !(entry.region == region); });
   return found;
 }
 

@@ -46,6 +46,20 @@ public:
   // Whether `region` overlaps a tracked region other than itself.
   bool overlaps_another(const Region &region);
 
+  // Memory the program releases (free, realloc, munmap) right after calling
+  // tasks that use it is legal sequential code. used_since_barrier says
+  // whether tasks submitted since the last barrier used any byte of
+  // `region`; settle_for_release then gives the copy-backs that bring its
+  // renamed values home (appended to `created`), every unfinished task that
+  // uses it, and, with `objects`, the storage to flush home. Once the memory
+  // is released, forget_released drops the regions inside it, so that
+  // memory allocated there later starts afresh (with other shapes, no stale
+  // overlaps that would stop renaming and load-ahead).
+  bool used_since_barrier(const Region &region);
+  void settle_for_release(const Region &region, std::vector<TaskRef> &created, std::vector<TaskRef> &users,
+                          std::vector<DataObjectRef> *objects);
+  void forget_released(const Region &region);
+
   // After a barrier: every tracked task has finished; drop the references.
   void forget_tasks();
   // At finish: drop everything.
@@ -61,10 +75,15 @@ private:
     TaskRef last_writer;
     std::vector<TaskRef> readers;    // since last_writer
     std::vector<TaskRef> home_users; // while renamed: tasks still using user memory
+    bool used_since_barrier = false;
     bool renamed() const { return current != original; }
   };
 
   Entry &entry_for(const Region &region);
+  static const Region &region_of(const Entry &entry) { return entry.region; }
+  template <typename Fn> void for_each_overlapping(const Region &region, Fn fn) {
+    entries_.for_each_overlapping(region, region_of, fn);
+  }
   TaskRef make_copy_back(Entry &entry);
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);

@@ -1,5 +1,4 @@
 #include "HostReleaseHooks.hpp"
-#include "PageLocks.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -31,7 +30,7 @@ namespace {
 // Constant-initialised: valid before any constructor runs, since other
 // libraries' constructors may free memory before ours.
 struct Watch {
-  std::atomic<PageLocks *> locks{nullptr};
+  std::atomic<Listener *> listener{nullptr};
   std::atomic<std::uintptr_t> lowest{UINTPTR_MAX}, highest{0}; // bounds of the named bytes
   std::atomic<int> calls{0};                                   // slow paths running
 };
@@ -85,30 +84,30 @@ void *reallocarray_by_realloc(void *pointer, std::size_t count, std::size_t size
 
 // Looked up while the process is still single-threaded, before main. A
 // child made by fork() watches nothing: CUDA cannot be used there, and the
-// PageLocks may have been locked by a thread the child does not have.
+// listener's state may be locked by a thread the child does not have.
 [[gnu::constructor]] void resolve_next_definitions() {
   next_free.get();
   next_realloc.get();
   next_reallocarray.get();
   next_munmap.get();
-  pthread_atfork(nullptr, nullptr, [] { watched.locks.store(nullptr, std::memory_order_relaxed); });
+  pthread_atfork(nullptr, nullptr, [] { watched.listener.store(nullptr, std::memory_order_relaxed); });
 }
 
-// [lo, hi) is about to be released: unlock it first if tasks named any of it.
+// [lo, hi) is about to be released: the listener first, if tasks may have
+// named any of it.
 void before_release(std::uintptr_t lo, std::uintptr_t hi) {
   if (hi <= watched.lowest.load(std::memory_order_relaxed) ||
       lo >= watched.highest.load(std::memory_order_relaxed))
     return;
-  Exemption exempt; // PageLocks frees memory of its own, and may wait
+  Exemption exempt; // the listener allocates and frees memory of its own, and may wait
   watched.calls.fetch_add(1, std::memory_order_seq_cst);
-  if (PageLocks *locks = watched.locks.load(std::memory_order_seq_cst);
-      locks && locks->named(reinterpret_cast<void *>(lo), hi - lo))
-    locks->forget(reinterpret_cast<void *>(lo), hi - lo);
+  if (Listener *listener = watched.listener.load(std::memory_order_seq_cst))
+    listener->before_release(reinterpret_cast<void *>(lo), hi - lo);
   watched.calls.fetch_sub(1, std::memory_order_release);
 }
 
 bool watching() {
-  return watched.locks.load(std::memory_order_relaxed) != nullptr && exempt_depth == 0;
+  return watched.listener.load(std::memory_order_relaxed) != nullptr && exempt_depth == 0;
 }
 
 // A block from malloc and its kin, about to be freed or moved.
@@ -123,19 +122,20 @@ void before_free(void *pointer) {
 
 } // namespace
 
-bool attach(PageLocks &locks) {
-  PageLocks *none = nullptr;
-  if (!watched.locks.compare_exchange_strong(none, &locks, std::memory_order_seq_cst)) return false;
-  // Bounds left by an earlier PageLocks would only slow the fast path down;
-  // this one names nothing yet (the runtime attaches before any submit).
+bool attach(Listener &listener) {
+  Listener *none = nullptr;
+  if (!watched.listener.compare_exchange_strong(none, &listener, std::memory_order_seq_cst)) return false;
+  // Bounds left by an earlier listener would only slow the fast path down;
+  // tasks named nothing yet for this one (the runtime attaches before any
+  // submit).
   watched.lowest.store(UINTPTR_MAX, std::memory_order_relaxed);
   watched.highest.store(0, std::memory_order_relaxed);
   return true;
 }
 
-void detach(PageLocks &locks) {
-  PageLocks *expected = &locks;
-  if (!watched.locks.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst)) return;
+void detach(Listener &listener) {
+  Listener *expected = &listener;
+  if (!watched.listener.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst)) return;
   while (watched.calls.load(std::memory_order_seq_cst) != 0)
     std::this_thread::yield();
 }

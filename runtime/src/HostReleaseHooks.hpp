@@ -2,41 +2,53 @@
 //
 // libgpuss defines free, realloc, reallocarray and munmap. The program's
 // calls of them, and those of every library loaded after libgpuss
-// (libstdc++'s operator delete among them), reach these first: memory in
-// which tasks named bytes has its page locks undone (PageLocks::forget)
-// before the C library's function runs. That is what lets user memory stay
-// page-locked from one barrier to the next, for pinned-speed copies, without
-// the stale-pages hazard of PageLocks.hpp.
+// (libstdc++'s operator delete among them), reach these first: a release
+// that touches memory tasks named goes to the attached Listener before the
+// C library's function runs. The runtime uses that twice over. A sequential
+// program may free or realloc memory right after the call of a task that
+// uses it, so the runtime first lets those tasks finish and brings their
+// results home (Runtime.cpp, settle_before_release). And user memory may
+// stay page-locked from one barrier to the next, for pinned-speed copies,
+// without the stale-pages hazard of PageLocks.hpp, because its locks are
+// undone here.
 //
 // Where something ahead of libgpuss defines free (a sanitizer's runtime, an
 // allocator in LD_PRELOAD), these never run: active() says so, and the
 // runtime then undoes its locks at every barrier instead (Config::pin_host).
 //
 // The state behind these functions is process-wide because free() has no
-// other way to find it; it is no more than which PageLocks is watched and
-// the address bounds of what its tasks named.
+// other way to find it; it is no more than which Listener is attached and
+// the address bounds of what tasks named.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-
-namespace gpuss {
-class PageLocks;
-}
 
 namespace gpuss::release_hooks {
 
-// From now on, memory the program releases goes to `locks` first. One
-// PageLocks at a time: false if another is attached.
-bool attach(PageLocks &locks);
-// Stops watching for `locks` (if attached), once the calls in progress have
-// returned, so that `locks` may be destroyed.
-void detach(PageLocks &locks);
+// Told of memory about to be released that may hold bytes tasks named.
+// Runs on the releasing thread, inside free() and its kin, exempt from the
+// hooks (below): it may allocate, free and wait.
+class Listener {
+public:
+  virtual void before_release(void *address, std::size_t bytes) = 0;
+
+protected:
+  ~Listener() = default;
+};
+
+// From now on, memory the program releases goes to `listener` first. One
+// Listener at a time: false if another is attached.
+bool attach(Listener &listener);
+// Stops telling `listener` (if attached), once the calls in progress have
+// returned, so that it may be destroyed.
+void detach(Listener &listener);
 
 // Whether the program's free() reaches libgpuss at all.
 bool active();
 
-// Called by PageLocks: tasks named bytes in [lo, hi). Releases outside the
-// bounds of all such ranges return at once.
+// Tasks named bytes in [lo, hi). Releases outside the bounds of all such
+// ranges return at once.
 void watch(std::uintptr_t lo, std::uintptr_t hi);
 
 // While one is alive, releases by this thread are not checked. The runtime's

@@ -31,6 +31,16 @@ public:
       if (region_of(it->second).overlaps(query)) fn(it->second);
   }
 
+  // Erases every entry whose region overlaps `query` and for which
+  // erase(Value&) returns true (it may also update the ones it keeps).
+  template <typename RegionOf, typename Erase>
+  void erase_overlapping_if(const Region &query, RegionOf region_of, Erase erase) {
+    if (query.empty() || entries_.empty()) return;
+    std::uintptr_t low = query.base > longest_span_ ? query.base - longest_span_ : 0;
+    for (auto it = entries_.lower_bound(low); it != entries_.end() && it->first < query.end();)
+      it = region_of(it->second).overlaps(query) && erase(it->second) ? entries_.erase(it) : std::next(it);
+  }
+
   // The entry with exactly this region, or nullptr.
   template <typename RegionOf> Value *find_exact(const Region &query, RegionOf region_of) {
     auto [first, last] = entries_.equal_range(query.base);

@@ -16,11 +16,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <unordered_set>
 
 namespace gpuss {
 
-class RuntimeImpl {
+class RuntimeImpl final : release_hooks::Listener {
 public:
   explicit RuntimeImpl(const Config &config);
   ~RuntimeImpl();
@@ -30,6 +31,9 @@ public:
   void wait_on(std::span<const css_region> regions);
   void unpin(const void *address, std::size_t bytes);
   void finish();
+
+  // The program is about to free, realloc or unmap this memory.
+  void before_release(void *address, std::size_t bytes) override;
 
   double now() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -49,6 +53,7 @@ private:
   void rank_unfinished_tasks();
   std::vector<LoadAhead> load_order();
   void remember_for_ranking(const TaskRef &task);
+  void settle_before_release(const Region &region);
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
@@ -56,8 +61,9 @@ private:
   // User memory page-locked for GPU copies (null without GPUs or with
   // CSS_PIN_HOST=0); before the devices, which copy through it.
   std::unique_ptr<PageLocks> page_locks_;
-  bool watching_releases_ = false; // page_locks_ is told when the program frees memory
-  bool unlock_at_barrier_ = false; // otherwise: locks are undone at every barrier and wait on
+  bool watching_releases_ = false; // before_release is told when the program frees memory
+  bool unlock_at_barrier_ = false; // page locks are undone at every barrier and wait on
+  const std::thread::id master_ = std::this_thread::get_id();
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -142,14 +148,12 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes));
     device_pointers.push_back(device.get());
   }
-  if (page_locks_) {
-    // Locks stay from one barrier to the next when libgpuss sees the program
-    // free memory, and are undone before it goes (HostReleaseHooks.hpp);
-    // where it cannot, they go at every barrier and wait on instead.
-    watching_releases_ = config.pin_host == HostPinning::UntilFreed && release_hooks::active() &&
-                         release_hooks::attach(*page_locks_);
-    unlock_at_barrier_ = !watching_releases_;
-  }
+  // One runtime at a time is told of releases (tests may build several).
+  watching_releases_ = release_hooks::active() && release_hooks::attach(*this);
+  // Page locks stay from one barrier to the next when libgpuss sees the
+  // program free memory, and are undone before it goes; where it cannot,
+  // they go at every barrier and wait on instead.
+  unlock_at_barrier_ = page_locks_ && (config.pin_host == HostPinning::UntilBarrier || !watching_releases_);
   stats_->pin_host = to_string(!page_locks_         ? HostPinning::Off
                                : unlock_at_barrier_ ? HostPinning::UntilBarrier
                                                     : HostPinning::UntilFreed);
@@ -243,6 +247,7 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
       bound.copy_out = (access.copy & CSS_COPY_OUT) != 0;
     }
     task->accesses.push_back(bound);
+    release_hooks::watch(bound.region.base, bound.region.end());
   }
   task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
   std::vector<TaskRef> created;
@@ -413,6 +418,36 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
   }
 }
 
+void RuntimeImpl::before_release(void *address, std::size_t bytes) {
+  // The tracker is the master's alone: on another thread, a release only
+  // undoes page locks, and tasks that still use the memory are the
+  // program's error (language.md).
+  if (std::this_thread::get_id() == master_ && !finished_) {
+    Region region = Region::contiguous(reinterpret_cast<std::uintptr_t>(address), bytes);
+    if (tracker_.used_since_barrier(region)) settle_before_release(region);
+    tracker_.forget_released(region);
+  }
+  if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
+}
+
+void RuntimeImpl::settle_before_release(const Region &region) {
+  // As in the sequential program, the tasks called before the release have
+  // used the memory and left their results in it (realloc copies them).
+  // Without this, a renamed value's copy-back or a device's write-back
+  // would land in memory the allocator has handed to someone else, and a
+  // device copy of the old value would be read for new memory at the same
+  // addresses.
+  std::vector<TaskRef> created, users;
+  std::vector<DataObjectRef> objects;
+  tracker_.settle_for_release(region, created, users, devices_.empty() ? nullptr : &objects);
+  submit_internal(created);
+  for (const TaskRef &task : users)
+    while (!task->completed.load(std::memory_order_acquire))
+      task->completed.wait(false, std::memory_order_acquire);
+  wait_for(request_flush(std::move(objects), false));
+  Stats::add(stats_->early_releases, 1);
+}
+
 void RuntimeImpl::unpin(const void *address, std::size_t bytes) {
   if (finished_) return;
   // After the barrier no task uses the range (a copy still in flight through
@@ -436,10 +471,8 @@ void RuntimeImpl::finish() {
     device->stop();
   // No copy is in flight now, and none will be: every lock goes, since
   // frees are no longer watched.
-  if (page_locks_) {
-    if (watching_releases_) release_hooks::detach(*page_locks_);
-    page_locks_->forget_all();
-  }
+  if (watching_releases_) release_hooks::detach(*this);
+  if (page_locks_) page_locks_->forget_all();
   // Every thread is gone: what is left to retire is the master's to free.
   for (DataObject *object : queues_.retired.drain())
     directory_->retire(object);

@@ -24,6 +24,7 @@ struct Stats {
   std::atomic<std::uint64_t> evictions{0};
   std::atomic<std::uint64_t> final_write_backs{0};
   std::atomic<std::uint64_t> loads_ahead{0};
+  std::atomic<std::uint64_t> early_releases{0};
   std::string pin_host = "0"; // set once at start-up, before any snapshot
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;

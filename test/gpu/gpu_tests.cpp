@@ -568,6 +568,42 @@ INSTANTIATE_TEST_SUITE_P(Reuse, GpuPageLocks,
                                            ReuseCase{gpuss::HostPinning::UntilBarrier, true}),
                          reuse_case_name);
 
+// A sequential program may realloc or free memory right after the GPU task
+// that writes it, with no barrier: the release waits for the task and brings
+// the value home first, from the GPU where write-back keeps it, and a block
+// allocated later at the same addresses is not read from the old device copy
+// or the old pages (test_early_release runs the same on host workers and
+// simulated devices).
+TEST(GpuEarlyRelease, ReallocAndFreeRightAfterTheTasks) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  if (!gpuss::release_hooks::active()) GTEST_SKIP() << "free() does not reach libgpuss in this run";
+  constexpr std::size_t n =
+      5 << 20; // 40 MiB: mapped on its own, so a new block often lands at the same addresses
+  constexpr std::size_t bytes = n * sizeof(double);
+  Config config;
+  config.num_gpus = 1;
+  config.num_cpus = 1;
+  config.cache_policy = gpuss::CachePolicy::WriteBack;
+  Runtime runtime(config);
+  std::vector<const void *> earlier;
+  int reused = 0;
+  constexpr int rounds = 4;
+  for (int round = 1; round <= rounds; ++round) {
+    auto *x = static_cast<double *>(std::malloc(bytes));
+    if (std::find(earlier.begin(), earlier.end(), x) != earlier.end()) ++reused;
+    earlier.push_back(x);
+    std::fill_n(x, n, double(round));
+    submit(runtime, scale_body, ScaleArgs{n, 2.0, 0.0}, {access(x, bytes, CSS_INOUT)});
+    x = static_cast<double *>(std::realloc(x, bytes + 4096));
+    ASSERT_NE(x, nullptr);
+    std::size_t wrong = std::count_if(x, x + n, [&](double v) { return v != 2.0 * round; });
+    EXPECT_EQ(wrong, 0u) << "round " << round << ": x[0] = " << x[0] << (reused ? " (reused addresses)" : "");
+    std::free(x);
+  }
+  EXPECT_EQ(runtime.stats().early_releases, static_cast<std::uint64_t>(rounds)) << "one realloc per round";
+  std::printf("[   INFO   ] %d of %d later rounds got an earlier round's addresses\n", reused, rounds - 1);
+}
+
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
 TEST(GpuPolicies, BytesMovedOrderWbWtNocache) {

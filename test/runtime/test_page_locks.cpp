@@ -234,15 +234,27 @@ TEST_F(PageLocksTest, DestructionUndoesEveryLock) {
 // its own, so free() unmaps it, as with the 32 MiB blocks of a Cholesky.
 constexpr std::size_t big = std::size_t{48} << 20;
 
+// What the runtime's listener does with page locks (Runtime.cpp).
+class UnlockOnRelease final : public release_hooks::Listener {
+public:
+  explicit UnlockOnRelease(PageLocks &locks) : locks_(locks) {}
+  void before_release(void *address, std::size_t bytes) override {
+    if (locks_.named(address, bytes)) locks_.forget(address, bytes);
+  }
+
+private:
+  PageLocks &locks_;
+};
+
 class ReleaseHooks : public ::testing::Test {
 protected:
   void SetUp() override {
     if (!release_hooks::active())
       GTEST_SKIP() << "free() does not reach libgpuss in this build (a sanitizer's allocator comes first); "
                       "the runtime then unlocks at every barrier instead";
-    ASSERT_TRUE(release_hooks::attach(*locks)) << "another PageLocks is attached";
+    ASSERT_TRUE(release_hooks::attach(unlocker)) << "another listener is attached";
   }
-  void TearDown() override { release_hooks::detach(*locks); }
+  void TearDown() override { release_hooks::detach(unlocker); }
 
   // A block of `bytes` from malloc, written, with `named` bytes of it named by tasks.
   void *named_block(std::size_t bytes, std::size_t offset, std::size_t named) {
@@ -254,6 +266,7 @@ protected:
 
   std::shared_ptr<LockLog> log = std::make_shared<LockLog>();
   std::unique_ptr<PageLocks> locks = std::make_unique<PageLocks>(std::make_unique<RecordingLocker>(log));
+  UnlockOnRelease unlocker{*locks};
 };
 
 TEST_F(ReleaseHooks, FreeingNamedMemoryUnlocksItBeforeItGoes) {
@@ -331,21 +344,22 @@ TEST_F(ReleaseHooks, ExemptThreadsAreNotChecked) {
 
 TEST_F(ReleaseHooks, NothingIsToldAfterDetach) {
   void *block = named_block(big, 0, page);
-  release_hooks::detach(*locks);
+  release_hooks::detach(unlocker);
   log->probe_on_unlock = false; // the block goes while still locked
   std::free(block);
   EXPECT_EQ(log->held_count(), 1u);
   locks->forget_all();
 }
 
-TEST_F(ReleaseHooks, OnlyOnePageLocksAtATime) {
+TEST_F(ReleaseHooks, OnlyOneListenerAtATime) {
   void *block = named_block(big, 0, page); // named before the other tries
   auto other_log = std::make_shared<LockLog>();
   PageLocks other(std::make_unique<RecordingLocker>(other_log));
-  EXPECT_FALSE(release_hooks::attach(other));
-  release_hooks::detach(other); // not attached: no effect
+  UnlockOnRelease other_unlocker(other);
+  EXPECT_FALSE(release_hooks::attach(other_unlocker));
+  release_hooks::detach(other_unlocker); // not attached: no effect
   std::free(block);
-  EXPECT_EQ(log->held_count(), 0u) << "the other PageLocks' attempts stopped this one's watch";
+  EXPECT_EQ(log->held_count(), 0u) << "the other listener's attempts stopped this one's watch";
 }
 
 TEST_F(ReleaseHooks, AForkedChildWatchesNothing) {
