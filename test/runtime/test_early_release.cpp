@@ -40,6 +40,7 @@ bool all_equal(const int *block, std::size_t n, int value) {
   return std::all_of(block, block + n, [&](int v) { return v == value; });
 }
 
+// From a fixture's SetUp only: GTEST_SKIP returns from the function it is in.
 void skip_unless_hooks_run() {
   if (!release_hooks::active())
     GTEST_SKIP() << "free() does not reach libgpuss in this build (a sanitizer's allocator comes first)";
@@ -173,8 +174,12 @@ INSTANTIATE_TEST_SUITE_P(Release, EarlyRelease,
 // for later tasks); once its memory is released it must go, or new memory
 // at the same addresses, cut into other regions, would overlap it, and
 // overlapping regions are never renamed (DependencyTracker.hpp).
-TEST(ReleasedRegions, AreForgottenSoNewMemoryThereIsRenamed) {
-  skip_unless_hooks_run();
+class ReleasedRegions : public ::testing::Test {
+protected:
+  void SetUp() override { skip_unless_hooks_run(); }
+};
+
+TEST_F(ReleasedRegions, AreForgottenSoNewMemoryThereIsRenamed) {
   Config config = host_config(2);
   config.rename_memory = 1 << 20;
   Runtime runtime(config);
