@@ -139,13 +139,17 @@ void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &crea
   }
 }
 
+void DependencyTracker::bring_entry_home(Entry &entry, std::vector<TaskRef> &created,
+                                         std::vector<TaskRef> *last_writers,
+                                         std::vector<DataObjectRef> *objects) {
+  if (entry.renamed()) created.push_back(make_copy_back(entry));
+  if (last_writers && unfinished(entry.last_writer)) last_writers->push_back(entry.last_writer);
+  if (objects) objects->push_back(entry.original);
+}
+
 void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &created,
                                    std::vector<TaskRef> *last_writers, std::vector<DataObjectRef> *objects) {
-  auto visit = [&](Entry &entry) {
-    if (entry.renamed()) created.push_back(make_copy_back(entry));
-    if (last_writers && unfinished(entry.last_writer)) last_writers->push_back(entry.last_writer);
-    if (objects) objects->push_back(entry.original);
-  };
+  auto visit = [&](Entry &entry) { bring_entry_home(entry, created, last_writers, objects); };
   if (region) {
     std::vector<Entry *> overlapping;
     for_each_overlapping(*region, [&](Entry &e) { overlapping.push_back(&e); });
@@ -172,26 +176,20 @@ void DependencyTracker::forget_tasks() {
   }
 }
 
-bool DependencyTracker::used_since_barrier(const Region &region) {
-  bool used = false;
-  for_each_overlapping(region, [&](Entry &entry) { used |= entry.used_since_barrier; });
-  return used;
-}
-
-void DependencyTracker::settle_for_release(const Region &region, std::vector<TaskRef> &created,
+bool DependencyTracker::settle_for_release(const Region &region, std::vector<TaskRef> &created,
                                            std::vector<TaskRef> &users, std::vector<DataObjectRef> *objects) {
   std::vector<Entry *> used;
   for_each_overlapping(region, [&](Entry &entry) {
     if (entry.used_since_barrier) used.push_back(&entry);
   });
   for (Entry *entry : used) {
-    // The copy-back becomes the last writer, after every home user.
-    if (entry->renamed()) created.push_back(make_copy_back(*entry));
-    if (unfinished(entry->last_writer)) users.push_back(entry->last_writer);
+    // A copy-back becomes the last writer, after every home user; the
+    // readers it forgets read the renamed buffer, not this memory.
+    bring_entry_home(*entry, created, &users, objects);
     for (const TaskRef &reader : entry->readers)
       if (unfinished(reader)) users.push_back(reader);
-    if (objects) objects->push_back(entry->original);
   }
+  return !used.empty();
 }
 
 void DependencyTracker::forget_released(const Region &region) {

@@ -47,16 +47,14 @@ public:
   bool overlaps_another(const Region &region);
 
   // Memory the program releases (free, realloc, munmap) right after calling
-  // tasks that use it is legal sequential code. used_since_barrier says
-  // whether tasks submitted since the last barrier used any byte of
-  // `region`; settle_for_release then gives the copy-backs that bring its
-  // renamed values home (appended to `created`), every unfinished task that
-  // uses it, and, with `objects`, the storage to flush home. Once the memory
-  // is released, forget_released drops the regions inside it, so that
-  // memory allocated there later starts afresh (with other shapes, no stale
-  // overlaps that would stop renaming and load-ahead).
-  bool used_since_barrier(const Region &region);
-  void settle_for_release(const Region &region, std::vector<TaskRef> &created, std::vector<TaskRef> &users,
+  // tasks that use it is legal sequential code. If tasks submitted since the
+  // last barrier used any byte of `region`, settle_for_release gives what
+  // bring_home gives for a wait on, and the unfinished readers too (in
+  // `users`, with the last writers), and returns true; false if none did.
+  // Once the memory is released, forget_released drops the regions inside
+  // it, so that memory allocated there later starts afresh (with other
+  // shapes, no stale overlaps that would stop renaming and load-ahead).
+  bool settle_for_release(const Region &region, std::vector<TaskRef> &created, std::vector<TaskRef> &users,
                           std::vector<DataObjectRef> *objects);
   void forget_released(const Region &region);
 
@@ -85,6 +83,8 @@ private:
     entries_.for_each_overlapping(region, region_of, fn);
   }
   TaskRef make_copy_back(Entry &entry);
+  void bring_entry_home(Entry &entry, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
+                        std::vector<DataObjectRef> *objects);
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);
   void prune(std::vector<TaskRef> &tasks) const;

@@ -25,9 +25,8 @@ public:
   // overlaps `query`.
   template <typename RegionOf, typename Fn>
   void for_each_overlapping(const Region &query, RegionOf region_of, Fn fn) {
-    if (query.empty() || entries_.empty()) return;
-    std::uintptr_t low = query.base > longest_span_ ? query.base - longest_span_ : 0;
-    for (auto it = entries_.lower_bound(low); it != entries_.end() && it->first < query.end(); ++it)
+    if (query.empty()) return;
+    for (auto it = first_candidate(query); it != entries_.end() && it->first < query.end(); ++it)
       if (region_of(it->second).overlaps(query)) fn(it->second);
   }
 
@@ -35,9 +34,8 @@ public:
   // erase(Value&) returns true (it may also update the ones it keeps).
   template <typename RegionOf, typename Erase>
   void erase_overlapping_if(const Region &query, RegionOf region_of, Erase erase) {
-    if (query.empty() || entries_.empty()) return;
-    std::uintptr_t low = query.base > longest_span_ ? query.base - longest_span_ : 0;
-    for (auto it = entries_.lower_bound(low); it != entries_.end() && it->first < query.end();)
+    if (query.empty()) return;
+    for (auto it = first_candidate(query); it != entries_.end() && it->first < query.end();)
       it = region_of(it->second).overlaps(query) && erase(it->second) ? entries_.erase(it) : std::next(it);
   }
 
@@ -58,6 +56,11 @@ public:
   }
 
 private:
+  // No entry before this one can reach `query`: none spans more than longest_span_.
+  typename Map::iterator first_candidate(const Region &query) {
+    return entries_.lower_bound(query.base > longest_span_ ? query.base - longest_span_ : 0);
+  }
+
   Map entries_;
   std::size_t longest_span_ = 0;
 };

@@ -54,6 +54,8 @@ private:
   std::vector<LoadAhead> load_order();
   void remember_for_ranking(const TaskRef &task);
   void settle_before_release(const Region &region);
+  void complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
+                          std::vector<DataObjectRef> objects);
   void validate(const css_task_desc &desc) const;
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
@@ -408,11 +410,7 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
     std::vector<TaskRef> created, last_writers;
     std::vector<DataObjectRef> objects;
     tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
-    submit_internal(created);
-    for (const TaskRef &task : last_writers)
-      while (!task->completed.load(std::memory_order_acquire))
-        task->completed.wait(false, std::memory_order_acquire);
-    wait_for(request_flush(std::move(objects), false));
+    complete_and_flush(created, last_writers, std::move(objects));
     // The program may free the region now.
     if (unlock_at_barrier_) page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
   }
@@ -424,7 +422,7 @@ void RuntimeImpl::before_release(void *address, std::size_t bytes) {
   // program's error (language.md).
   if (std::this_thread::get_id() == master_ && !finished_) {
     Region region = Region::contiguous(reinterpret_cast<std::uintptr_t>(address), bytes);
-    if (tracker_.used_since_barrier(region)) settle_before_release(region);
+    settle_before_release(region);
     tracker_.forget_released(region);
   }
   if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
@@ -439,13 +437,21 @@ void RuntimeImpl::settle_before_release(const Region &region) {
   // addresses.
   std::vector<TaskRef> created, users;
   std::vector<DataObjectRef> objects;
-  tracker_.settle_for_release(region, created, users, devices_.empty() ? nullptr : &objects);
-  submit_internal(created);
-  for (const TaskRef &task : users)
+  if (!tracker_.settle_for_release(region, created, users, devices_.empty() ? nullptr : &objects)) return;
+  complete_and_flush(created, users, std::move(objects));
+  Stats::add(stats_->early_releases, 1);
+}
+
+void RuntimeImpl::complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
+                                     std::vector<DataObjectRef> objects) {
+  // For wait on and early releases: the copy-backs bring renamed values
+  // home, `tasks` finish, then the devices' values of `objects` go home and
+  // their device copies are forgotten.
+  submit_internal(copy_backs);
+  for (const TaskRef &task : tasks)
     while (!task->completed.load(std::memory_order_acquire))
       task->completed.wait(false, std::memory_order_acquire);
   wait_for(request_flush(std::move(objects), false));
-  Stats::add(stats_->early_releases, 1);
 }
 
 void RuntimeImpl::unpin(const void *address, std::size_t bytes) {
