@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define GPUSS_ABI_VERSION 1
+#define GPUSS_ABI_VERSION 2
 
 /* ---------------------------------------------------------------- regions */
 
@@ -72,10 +72,19 @@ enum css_copy_flags {
   CSS_COPY_OUT = 1u << 2       /* the task's result must reach host memory */
 };
 
+/*
+ * `group`: accesses of one task with the same nonzero group are regions the
+ * body reaches through one pointer (the regions of one parameter, such as a
+ * block and its halo strips). The runtime keeps them in one storage laid out
+ * as user memory is, so that pointer arithmetic from one region reaches the
+ * others wherever the task runs. Accesses whose regions share bytes are kept
+ * together too, whatever their groups; 0 means the access needs nothing else.
+ */
 typedef struct css_access {
   css_region region;
   uint32_t direction; /* css_direction */
   uint32_t copy;      /* css_copy_flags */
+  uint32_t group;     /* 0, or the same for the regions of one pointer */
 } css_access;
 
 /* ---------------------------------------------------------------- tasks */

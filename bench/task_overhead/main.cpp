@@ -105,15 +105,16 @@ double run(const std::string &pattern, std::size_t tasks, const gpuss::Config &c
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < tasks; ++i) {
       if (pattern == "independent") {
-        const css_access access{css_contiguous(&slots[i], sizeof slots[i]), CSS_INOUT, CSS_COPY_DEFAULT};
+        const css_access access{css_contiguous(&slots[i], sizeof slots[i]), CSS_INOUT, CSS_COPY_DEFAULT, 0};
         runtime.submit(describe(&access, 1));
       } else if (pattern == "chain") {
-        const css_access access{css_contiguous(&slots[0], sizeof slots[0]), CSS_INOUT, CSS_COPY_DEFAULT};
+        const css_access access{css_contiguous(&slots[0], sizeof slots[0]), CSS_INOUT, CSS_COPY_DEFAULT, 0};
         runtime.submit(describe(&access, 1));
       } else {
         const css_access accesses[2] = {
-            {css_contiguous(&slots[i % kWindow], sizeof(std::uint64_t)), CSS_IN, CSS_COPY_DEFAULT},
-            {css_contiguous(&slots[(i + 1) % kWindow], sizeof(std::uint64_t)), CSS_INOUT, CSS_COPY_DEFAULT}};
+            {css_contiguous(&slots[i % kWindow], sizeof(std::uint64_t)), CSS_IN, CSS_COPY_DEFAULT, 0},
+            {css_contiguous(&slots[(i + 1) % kWindow], sizeof(std::uint64_t)), CSS_INOUT, CSS_COPY_DEFAULT,
+             0}};
         runtime.submit(describe(accesses, 2));
       }
     }

@@ -210,52 +210,56 @@ private:
   };
 
   void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases) {
-    Region shape = transfer.shape();
+    transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
+      copy_piece(transfer, offset, shape, stream, leases);
+    });
+  }
+
+  // One region of a transfer, `offset` bytes after the object's first byte.
+  void copy_piece(const Transfer &transfer, std::size_t offset, const Region &shape, cudaStream_t stream,
+                  PageLocks::Leases &leases) {
+    std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
     if (page_locks_) {
-      if (transfer.from_space == 0) page_locks_->ensure(transfer.source, shape.span());
-      if (transfer.to_space == 0) page_locks_->ensure(transfer.destination, shape.span());
+      if (transfer.from_space == 0) page_locks_->ensure(source, shape.span());
+      if (transfer.to_space == 0) page_locks_->ensure(destination, shape.span());
     }
     // Unified addressing: cudaMemcpyDefault works out host, device or peer;
     // between two partitions of one GPU it is a device-to-device copy.
     cudaError_t status = cudaSuccess;
-    std::byte *host = transfer.from_space == 0 ? transfer.source
-                      : transfer.to_space == 0 ? transfer.destination
-                                               : nullptr;
+    std::byte *host = transfer.from_space == 0 ? source : transfer.to_space == 0 ? destination : nullptr;
     auto pieces = host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
                                       : std::vector<PageLocks::Piece>{{0, shape.span()}};
     if (shape.is_contiguous() || pieces.size() == 1) {
       if (!shape.is_contiguous())
-        status = cudaMemcpy2DAsync(transfer.destination, shape.stride, transfer.source, shape.stride,
-                                   shape.row_bytes, shape.rows, cudaMemcpyDefault, stream);
-      for (auto [offset, length] : shape.is_contiguous() ? pieces : decltype(pieces){})
+        status = cudaMemcpy2DAsync(destination, shape.stride, source, shape.stride, shape.row_bytes,
+                                   shape.rows, cudaMemcpyDefault, stream);
+      for (auto [at, length] : shape.is_contiguous() ? pieces : decltype(pieces){})
         if (status == cudaSuccess)
-          status = cudaMemcpyAsync(transfer.destination + offset, transfer.source + offset, length,
-                                   cudaMemcpyDefault, stream);
+          status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
     } else {
       // A strided region across registrations: row by row, each row split.
       for (std::size_t row = 0; row < shape.rows && status == cudaSuccess; ++row) {
-        std::size_t offset = row * shape.stride;
-        for (auto [piece, length] : page_locks_->pieces(host + offset, shape.row_bytes, leases))
+        std::size_t row_offset = row * shape.stride;
+        for (auto [piece, length] : page_locks_->pieces(host + row_offset, shape.row_bytes, leases))
           if (status == cudaSuccess)
-            status = cudaMemcpyAsync(transfer.destination + offset + piece, transfer.source + offset + piece,
-                                     length, cudaMemcpyDefault, stream);
+            status = cudaMemcpyAsync(destination + row_offset + piece, source + row_offset + piece, length,
+                                     cudaMemcpyDefault, stream);
       }
     }
     if (status != cudaSuccess) {
       char where[512];
       std::snprintf(where, sizeof where, "copy of %zu bytes (%zu rows) from space %d at %p to space %d at %p",
-                    shape.payload_bytes(), shape.rows, transfer.from_space,
-                    static_cast<void *>(transfer.source), transfer.to_space,
-                    static_cast<void *>(transfer.destination));
-      cudaPointerAttributes source{}, destination{};
-      cudaError_t source_query = cudaPointerGetAttributes(&source, transfer.source);
-      cudaError_t destination_query = cudaPointerGetAttributes(&destination, transfer.destination);
+                    shape.payload_bytes(), shape.rows, transfer.from_space, static_cast<void *>(source),
+                    transfer.to_space, static_cast<void *>(destination));
+      cudaPointerAttributes source_attributes{}, destination_attributes{};
+      cudaError_t source_query = cudaPointerGetAttributes(&source_attributes, source);
+      cudaError_t destination_query = cudaPointerGetAttributes(&destination_attributes, destination);
       (void)cudaGetLastError();
       std::snprintf(where + std::strlen(where), sizeof where - std::strlen(where),
                     " [source type %d/%d, destination type %d/%d device %d; pool %p + %zu; on %s]",
-                    static_cast<int>(source.type), static_cast<int>(source_query),
-                    static_cast<int>(destination.type), static_cast<int>(destination_query),
-                    destination.device, static_cast<void *>(pool_), pool_bytes_, name_.c_str());
+                    static_cast<int>(source_attributes.type), static_cast<int>(source_query),
+                    static_cast<int>(destination_attributes.type), static_cast<int>(destination_query),
+                    destination_attributes.device, static_cast<void *>(pool_), pool_bytes_, name_.c_str());
       check_cuda(status, where, __FILE__, __LINE__);
     }
   }
@@ -352,7 +356,7 @@ private:
     } else if (tracing) {
       std::uint64_t from_host = 0, from_peers = 0;
       for (const Transfer &transfer : command.before)
-        (transfer.from_space == 0 ? from_host : from_peers) += transfer.shape().payload_bytes();
+        (transfer.from_space == 0 ? from_host : from_peers) += transfer.payload_bytes();
       if (from_host)
         context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
                                from_host);
@@ -431,7 +435,7 @@ private:
 
   int ordinal_;
   std::string name_;
-  std::size_t memory_; // this partition's share of the GPU's usable memory
+  std::size_t memory_;    // this partition's share of the GPU's usable memory
   PageLocks *page_locks_; // null: host copies run pageable (CSS_PIN_HOST=0)
   mutable std::mutex peer_mutex_;
   std::set<int> peers_; // spaces this device reads directly

@@ -63,10 +63,24 @@ private:
   std::unique_ptr<Replica[]> heap_;
 };
 
+// One region of an object that stands for several (a task's regions that
+// one pointer reaches, or that share bytes): a device replica holds all of
+// them at their user-memory offsets, and copies move only these regions.
+struct ObjectPart {
+  Region region;
+  bool fetched = false; // its value is copied to a device before the task (read, copy_in)
+  bool written = false; // the task writes it: what a write-back copies home
+  bool operator==(const ObjectPart &) const = default;
+};
+
 struct DataObject : std::enable_shared_from_this<DataObject> {
   std::uint64_t id = 0;
-  Region shape;              // the user region this storage stands for
-  std::byte *host = nullptr; // host storage: user memory, or the renamed buffer
+  // The user region this storage stands for. For an object of several
+  // regions (`parts` not empty), the bytes from the first region's first
+  // byte to the last one's end: the bytes between them are not its data.
+  Region shape;
+  std::vector<ObjectPart> parts; // empty: the object is `shape` itself
+  std::byte *host = nullptr;     // host storage: user memory, or the renamed buffer
   bool renamed = false;
   std::unique_ptr<std::byte[]> renamed_buffer; // owns `host` when renamed
   std::size_t renamed_bytes = 0;
@@ -84,6 +98,21 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   bool in_alias_index = false;        // listed among originals with accelerator replicas
 
   std::size_t storage_bytes() const { return shape.span(); }
+  bool has_parts() const { return !parts.empty(); }
+
+  // Whether `region` shares a byte with this object's data.
+  bool overlaps(const Region &region) const {
+    if (!has_parts()) return shape.overlaps(region);
+    for (const ObjectPart &part : parts)
+      if (part.region.overlaps(region)) return true;
+    return false;
+  }
+  bool overlaps(const DataObject &other) const {
+    if (!other.has_parts()) return overlaps(other.shape);
+    for (const ObjectPart &part : other.parts)
+      if (overlaps(part.region)) return true;
+    return false;
+  }
 };
 
 // Shared ownership: tasks and the dependency tracker hold references; when

@@ -61,8 +61,8 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
   from.direction = CSS_IN;
   to = from;
   to.direction = CSS_OUT;
-  BoundAccess renamed{from, entry.region, entry.current, 0, true, false, true, false};
-  BoundAccess home{to, entry.region, entry.original, 0, false, true, false, true};
+  BoundAccess renamed{from, entry.region, entry.current, true, false, true, false};
+  BoundAccess home{to, entry.region, entry.original, false, true, false, true};
   task->accesses = {renamed, home};
   task->user_accesses = {from, to};
   graph_.note_task(*task);
@@ -78,65 +78,102 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
 }
 
 void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &created) {
-  for (BoundAccess &access : task->accesses) {
-    if (access.region.empty()) continue;
-    const Region &region = access.region;
-
-    // Values renamed in a region this access overlaps without being it go
-    // home first, so every byte has one storage again.
-    std::vector<Entry *> overlapping;
-    for_each_overlapping(region, [&](Entry &e) { overlapping.push_back(&e); });
-    for (Entry *other : overlapping)
-      if (other->renamed() && !(other->region == region)) created.push_back(make_copy_back(*other));
-
-    Entry &entry = entry_for(region);
-    bool alone = true;
-    for (Entry *other : overlapping)
-      if (other != &entry) alone = false;
-
-    // Renaming: an output-only access that would otherwise wait.
-    if (allow_renaming_ && access.writes && !access.reads && alone) {
-      prune(entry.readers);
-      bool would_wait = unfinished(entry.last_writer) ||
-                        std::any_of(entry.readers.begin(), entry.readers.end(), unfinished);
-      if (would_wait) {
-        if (DataObjectRef renamed = objects_.make_renamed(region)) {
-          if (!entry.renamed()) {
-            // The tasks that use user memory now must finish before the value returns there.
-            if (unfinished(entry.last_writer)) entry.home_users.push_back(entry.last_writer);
-            for (TaskRef &reader : entry.readers)
-              entry.home_users.push_back(reader);
-          }
-          if (!entry.renamed()) renamed_entries_.push_back(&entry);
-          entry.current = renamed;
-          entry.last_writer = task;
-          entry.readers.clear();
-          access.object = std::move(renamed);
-          access.offset = 0;
-          Stats::add(stats_.renamed, 1);
-          continue;
-        }
-      }
-    }
-
-    // Ordinary ordering against every overlapping region.
-    for (Entry *other : overlapping) {
-      depend_on(task, other->last_writer); // RAW, and WAW for writes
-      if (access.writes) {
-        for (TaskRef &reader : other->readers)
-          depend_on(task, reader); // WAR
-      }
-    }
-    access.object = entry.current;
-    access.offset = 0;
-    if (access.writes) {
-      entry.last_writer = task;
-      entry.readers.clear();
+  std::vector<BoundAccess> &accesses = task->accesses;
+  if (accesses_stand_alone(accesses)) {
+    for (BoundAccess &access : accesses)
+      if (!access.region.empty())
+        access.object = track(task, access.region, access.reads, access.writes, true, created);
+    return;
+  }
+  for (const AccessGroup &group : group_accesses(accesses)) {
+    DataObjectRef object;
+    if (!group.several_regions()) {
+      const GroupPart &part = group.parts.front();
+      object = track(task, part.region, part.reads, part.writes, true, created);
     } else {
-      if (entry.readers.size() > 32) prune(entry.readers);
-      entry.readers.push_back(task);
+      for (const GroupPart &part : group.parts)
+        track(task, part.region, part.reads, part.writes, false, created);
+      object = composite_for(group);
+    }
+    for (std::uint32_t member : group.members)
+      accesses[member].object = object;
+  }
+}
+
+DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region, bool reads, bool writes,
+                                       bool may_rename, std::vector<TaskRef> &created) {
+  // Values renamed in a region this access overlaps without being it go
+  // home first, so every byte has one storage again; so does a renamed value
+  // of this very region when the access may not use a renamed buffer.
+  std::vector<Entry *> overlapping;
+  for_each_overlapping(region, [&](Entry &e) { overlapping.push_back(&e); });
+  for (Entry *other : overlapping)
+    if (other->renamed() && (!may_rename || !(other->region == region)))
+      created.push_back(make_copy_back(*other));
+
+  Entry &entry = entry_for(region);
+  bool alone = true;
+  for (Entry *other : overlapping)
+    if (other != &entry) alone = false;
+
+  // Renaming: an output-only access that would otherwise wait.
+  if (may_rename && allow_renaming_ && writes && !reads && alone) {
+    prune(entry.readers);
+    bool would_wait =
+        unfinished(entry.last_writer) || std::any_of(entry.readers.begin(), entry.readers.end(), unfinished);
+    if (would_wait) {
+      if (DataObjectRef renamed = objects_.make_renamed(region)) {
+        if (!entry.renamed()) {
+          // The tasks that use user memory now must finish before the value returns there.
+          if (unfinished(entry.last_writer)) entry.home_users.push_back(entry.last_writer);
+          for (TaskRef &reader : entry.readers)
+            entry.home_users.push_back(reader);
+          renamed_entries_.push_back(&entry);
+        }
+        entry.current = renamed;
+        entry.last_writer = task;
+        entry.readers.clear();
+        Stats::add(stats_.renamed, 1);
+        return renamed;
+      }
     }
   }
+
+  // Ordinary ordering against every overlapping region.
+  for (Entry *other : overlapping) {
+    depend_on(task, other->last_writer); // RAW, and WAW for writes
+    if (writes) {
+      for (TaskRef &reader : other->readers)
+        depend_on(task, reader); // WAR
+    }
+  }
+  if (writes) {
+    entry.last_writer = task;
+    entry.readers.clear();
+  } else {
+    if (entry.readers.size() > 32) prune(entry.readers);
+    entry.readers.push_back(task);
+  }
+  return entry.current;
+}
+
+DataObjectRef DependencyTracker::composite_for(const AccessGroup &group) {
+  std::vector<ObjectPart> parts;
+  std::uintptr_t first = group.parts.front().region.base, last = 0;
+  for (const GroupPart &part : group.parts) {
+    parts.push_back(ObjectPart{part.region, part.copy_in, part.writes});
+    first = std::min(first, part.region.base);
+    last = std::max(last, part.region.end());
+  }
+  Region span = Region::contiguous(first, last - first);
+  Composite *found = nullptr;
+  auto [from, to] = composites_.entries().equal_range(span.base);
+  for (auto it = from; it != to && !found; ++it)
+    if (it->second.object->shape == span && it->second.object->parts == parts) found = &it->second;
+  if (!found)
+    found = &composites_.insert(span, Composite{objects_.make_composite(span, std::move(parts))})->second;
+  found->used_since_barrier = true;
+  return found->object;
 }
 
 void DependencyTracker::bring_entry_home(Entry &entry, std::vector<TaskRef> &created,
@@ -155,6 +192,9 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
     for_each_overlapping(*region, [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *entry : overlapping)
       visit(*entry);
+    // A composite's tasks are among its regions' writers above; its device
+    // copies hold their results.
+    if (objects) for_each_composite_overlapping(*region, [&](Composite &c) { objects->push_back(c.object); });
   } else if (!last_writers && !objects) {
     // A barrier without accelerators only needs the renamed values home.
     for (Entry *entry : renamed_entries_)
@@ -163,6 +203,9 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
   } else {
     for (auto &[base, entry] : entries_.entries())
       visit(entry);
+    if (objects)
+      for (auto &[base, composite] : composites_.entries())
+        objects->push_back(composite.object);
     renamed_entries_.clear();
   }
 }
@@ -174,6 +217,8 @@ void DependencyTracker::forget_tasks() {
     entry.home_users.clear();
     entry.used_since_barrier = false;
   }
+  for (auto &[base, composite] : composites_.entries())
+    composite.used_since_barrier = false;
 }
 
 bool DependencyTracker::settle_for_release(const Region &region, std::vector<TaskRef> &created,
@@ -189,7 +234,14 @@ bool DependencyTracker::settle_for_release(const Region &region, std::vector<Tas
     for (const TaskRef &reader : entry->readers)
       if (unfinished(reader)) users.push_back(reader);
   }
-  return !used.empty();
+  // The tasks of a composite are among the users of its regions' entries.
+  bool used_composite = false;
+  for_each_composite_overlapping(region, [&](Composite &composite) {
+    if (!composite.used_since_barrier) return;
+    used_composite = true;
+    if (objects) objects->push_back(composite.object);
+  });
+  return !used.empty() || used_composite;
 }
 
 void DependencyTracker::forget_released(const Region &region) {
@@ -200,11 +252,16 @@ void DependencyTracker::forget_released(const Region &region) {
     entry.used_since_barrier = false;
     return region.contains(entry.region);
   });
+  // A composite with a region in released memory stands for data that no
+  // longer exists as it was; one made later for new memory starts afresh.
+  composites_.erase_overlapping_if(region, composite_shape,
+                                   [&](Composite &composite) { return composite.object->overlaps(region); });
 }
 
 void DependencyTracker::clear() {
   renamed_entries_.clear();
   entries_.clear();
+  composites_.clear();
 }
 
 bool DependencyTracker::overlaps_another(const Region &region) {

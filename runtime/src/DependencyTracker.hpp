@@ -14,8 +14,17 @@
 // (home_users) so the copy-back that later returns the value to user memory
 // waits for them. Any access that overlaps a renamed region without being
 // exactly it first brings the value home.
+//
+// The accesses of a task that must share one storage (AccessGroups.hpp) are
+// bound to one object. The regions of a group of several are ordered each
+// on its own, never renamed (a renamed value among them comes home first),
+// and stored together in a composite object: user memory, copied region by
+// region (DataObject::parts). Composites are kept, like entries, until their
+// memory is released or the runtime finishes, so that a device copy serves
+// the next task with the same regions.
 #pragma once
 
+#include "AccessGroups.hpp"
 #include "IntervalIndex.hpp"
 #include "Renaming.hpp"
 #include "Task.hpp"
@@ -77,6 +86,27 @@ private:
     bool renamed() const { return current != original; }
   };
 
+  // The storage of several regions one task uses together, and whether a
+  // task submitted since the last barrier used it.
+  struct Composite {
+    DataObjectRef object;
+    bool used_since_barrier = false;
+  };
+
+  // Orders `task` after the tasks before it that use `region`, and returns
+  // the storage its access binds to. `may_rename`: an output-only access may
+  // get a fresh buffer.
+  DataObjectRef track(const TaskRef &task, const Region &region, bool reads, bool writes, bool may_rename,
+                      std::vector<TaskRef> &created);
+  DataObjectRef composite_for(const AccessGroup &group);
+  // Composites that share bytes with `region`.
+  template <typename Fn> void for_each_composite_overlapping(const Region &region, Fn fn) {
+    composites_.for_each_overlapping(region, composite_shape, [&](Composite &composite) {
+      if (composite.object->overlaps(region)) fn(composite);
+    });
+  }
+  static const Region &composite_shape(const Composite &composite) { return composite.object->shape; }
+
   Entry &entry_for(const Region &region);
   static const Region &region_of(const Entry &entry) { return entry.region; }
   template <typename Fn> void for_each_overlapping(const Region &region, Fn fn) {
@@ -94,6 +124,7 @@ private:
   Stats &stats_;
   const bool allow_renaming_;
   IntervalIndex<Entry> entries_;         // map nodes: entries never move
+  IntervalIndex<Composite> composites_;  // keyed by the span of their regions
   std::vector<Entry *> renamed_entries_; // entries renamed since the last barrier (some may be home again)
   std::uint64_t next_task_id_ = 1;
 };

@@ -8,7 +8,7 @@ namespace gpuss {
 std::uint64_t payload_bytes(const std::vector<Transfer> &transfers) {
   std::uint64_t total = 0;
   for (const Transfer &transfer : transfers)
-    total += transfer.shape().payload_bytes();
+    total += transfer.payload_bytes();
   return total;
 }
 

@@ -13,6 +13,16 @@ const Region &shape_of(DataObject *const &object) {
   return object->shape;
 }
 
+// The bytes a fetch of `object` into a device moves: an object of several
+// regions moves only those its tasks read.
+std::size_t fetch_bytes(const DataObject &object) {
+  if (!object.has_parts()) return object.storage_bytes();
+  std::size_t bytes = 0;
+  for (const ObjectPart &part : object.parts)
+    if (part.fetched) bytes += part.region.span();
+  return bytes;
+}
+
 std::vector<ObjectUse> uses_of(const Task &task, int space) {
   std::vector<ObjectUse> uses;
   for (const BoundAccess &access : task.accesses) {
@@ -39,8 +49,8 @@ Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) 
   FetchEstimate estimate;
   for (const ObjectUse &use : uses_of(task, space)) {
     if (!use.reads || use.object->replicas[space].valid) continue;
-    estimate.bytes += use.object->storage_bytes();
-    if (use.writes) estimate.written_bytes += use.object->storage_bytes();
+    estimate.bytes += fetch_bytes(*use.object);
+    if (use.writes) estimate.written_bytes += fetch_bytes(*use.object);
   }
   return estimate;
 }
@@ -50,11 +60,12 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
   ++source.readers_in_flight;
   destination.filling = true;
   ++transfers_in_flight_;
-  stats_.count_transfer(from, to, object->shape.payload_bytes());
   auto address = [&](int space, const Replica &replica) {
     return space == 0 ? object->host : replica.block.address;
   };
-  return Transfer{object, from, to, address(from, source), address(to, destination)};
+  Transfer transfer{object, from, to, address(from, source), address(to, destination)};
+  stats_.count_transfer(from, to, transfer.payload_bytes());
+  return transfer;
 }
 
 void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
@@ -81,13 +92,14 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
   // is not there yet. An object overlapping another with device copies is
   // left to plan(), which keeps aliases coherent.
   Replica &host = object->replicas[0];
-  if (object->renamed || object->dirty_space != 0 || !host.valid || host.filling)
+  if (object->renamed || object->has_parts() || object->dirty_space != 0 || !host.valid || host.filling)
     return LoadOutcome::NotNeeded;
   for (std::size_t other = 1; other < object->replicas.size(); ++other)
     if (object->replicas[other].valid || object->replicas[other].block) return LoadOutcome::NotNeeded;
   bool aliased = false;
-  aliases_.for_each_overlapping(object->shape, shape_of,
-                                [&](DataObject *&other) { aliased |= other != object.get(); });
+  aliases_.for_each_overlapping(object->shape, shape_of, [&](DataObject *&other) {
+    aliased |= other != object.get() && other->overlaps(*object);
+  });
   if (aliased) return LoadOutcome::NotNeeded;
 
   MemoryPool &pool = cache(space).pool();
@@ -163,7 +175,7 @@ void Directory::drop_replica(DataObject &object, int space) {
 bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) {
   if (object.renamed || aliases_.empty()) return true;
   aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
-    if (other == &object) return;
+    if (other == &object || !other->overlaps(object)) return;
     if (other->dirty_space != 0) {
       write_back(*other);
       blocked = true;
@@ -308,8 +320,9 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       Replica &replica = use.object->replicas[space];
       ++replica.readers_in_flight;
       ++transfers_in_flight_;
-      stats_.count_transfer(space, 0, use.object->shape.payload_bytes());
-      plan.after.push_back(Transfer{use.object, space, 0, replica.block.address, use.object->host});
+      Transfer transfer{use.object, space, 0, replica.block.address, use.object->host};
+      stats_.count_transfer(space, 0, transfer.payload_bytes());
+      plan.after.push_back(std::move(transfer));
     }
   }
   claim_writes(uses, space);

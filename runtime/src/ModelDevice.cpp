@@ -149,7 +149,7 @@ private:
 
   // When a copy started at `start` on this device's engine ends.
   double copy_done(const Transfer &transfer, double start) {
-    double bytes = static_cast<double>(transfer.shape().payload_bytes());
+    double bytes = static_cast<double>(transfer.payload_bytes());
     if (transfer.from_space == 0) return links_->h2d.transfer(start, bytes, model_->h2d, context_.now());
     if (transfer.to_space == 0) return links_->d2h.transfer(start, bytes, model_->d2h, context_.now());
     return start + bytes / model_->p2p;
@@ -164,7 +164,7 @@ private:
     for (const Transfer &transfer : transfers)
       if (take(transfer)) {
         span.end = copy_done(transfer, span.end);
-        span.bytes += transfer.shape().payload_bytes();
+        span.bytes += transfer.payload_bytes();
       }
     if (span.bytes) engine_free = span.end;
     return span;
@@ -222,7 +222,7 @@ private:
 
   void run() {
     release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
-    std::vector<Timeline> pending; // a heap, earliest completion first
+    std::vector<Timeline> pending;   // a heap, earliest completion first
     const std::atomic<bool> &stop = *context_.stop;
     for (;;) {
       std::uint32_t ticket = inbox_.prepare();

@@ -23,6 +23,16 @@ DataObjectRef ObjectStore::make_original(const Region &region) {
   return adopt(std::move(object));
 }
 
+DataObjectRef ObjectStore::make_composite(const Region &span, std::vector<ObjectPart> parts) {
+  auto object = std::make_unique<DataObject>();
+  object->shape = span;
+  object->parts = std::move(parts);
+  object->host = reinterpret_cast<std::byte *>(span.base);
+  object->replicas.resize(static_cast<std::size_t>(num_spaces_));
+  object->replicas[0].valid = true;
+  return adopt(std::move(object));
+}
+
 DataObjectRef ObjectStore::make_renamed(const Region &region) {
   std::size_t bytes = region.span();
   if (!budget_.try_reserve(bytes)) return nullptr;

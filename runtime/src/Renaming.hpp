@@ -44,6 +44,10 @@ public:
 
   // Master thread. The storage of `region` in user memory.
   DataObjectRef make_original(const Region &region);
+  // Master thread. The storage, in user memory, of several regions a task
+  // uses together; `span` runs from the first one's first byte to the last
+  // one's end.
+  DataObjectRef make_composite(const Region &span, std::vector<ObjectPart> parts);
   // Master thread. A renamed buffer laid out like `region`, or null when the
   // budget is exhausted or the allocation fails.
   DataObjectRef make_renamed(const Region &region);

@@ -387,7 +387,7 @@ std::vector<LoadAhead> RuntimeImpl::load_order() {
     for (const BoundAccess &access : accesses) {
       const DataObjectRef &object = access.object;
       if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&
-          !written.contains(object.get()) && !listed.contains(object.get()) &&
+          !object->has_parts() && !written.contains(object.get()) && !listed.contains(object.get()) &&
           !tracker_.overlaps_another(object->shape)) {
         listed.insert(object.get());
         order.push_back(LoadAhead{object, task});

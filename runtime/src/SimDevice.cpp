@@ -59,10 +59,12 @@ private:
 
   void copy(const Transfer &transfer) {
     double start = context_.now();
-    copy_region_bytes(transfer.destination, transfer.source, transfer.shape());
+    transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
+      copy_region_bytes(transfer.destination + offset, transfer.source + offset, shape);
+    });
     if (context_.trace->enabled())
       context_.trace->record(name() + (transfer.to_space == space() ? " copy-in" : " copy-out"), "copy",
-                             start, context_.now(), transfer.shape().payload_bytes());
+                             start, context_.now(), transfer.payload_bytes());
   }
 
   void run() {

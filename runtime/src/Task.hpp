@@ -28,15 +28,16 @@ struct Task;
 using TaskRef = std::shared_ptr<Task>;
 
 // One access of a task, bound to the storage that holds the version it uses.
+// Accesses that must share storage (AccessGroups.hpp) are bound to one
+// object; each then lives at region.base - object->shape.base within it.
 struct BoundAccess {
-  css_access user;        // as submitted, in user addresses
-  Region region;          // normalised user region
-  DataObjectRef object;   // the storage: user memory or a renamed buffer
-  std::size_t offset = 0; // of region.base within object->shape
-  bool reads = false;     // needs the current value
-  bool writes = false;    // produces a new value
-  bool copy_in = true;    // move the value to an accelerator before the task
-  bool copy_out = true;   // the value it writes must be able to reach the host
+  css_access user;      // as submitted, in user addresses
+  Region region;        // normalised user region
+  DataObjectRef object; // the storage: user memory, a renamed buffer, or several regions' storage
+  bool reads = false;   // needs the current value
+  bool writes = false;  // produces a new value
+  bool copy_in = true;  // move the value to an accelerator before the task
+  bool copy_out = true; // the value it writes must be able to reach the host
 };
 
 enum class TaskKind : std::uint8_t {

@@ -136,7 +136,7 @@ void gemm_body(void *packed, const css_task_env *env) {
 }
 
 css_access access(void *base, std::size_t bytes, css_direction direction) {
-  return css_access{css_contiguous(base, bytes), static_cast<std::uint32_t>(direction), CSS_COPY_DEFAULT};
+  return css_access{css_contiguous(base, bytes), static_cast<std::uint32_t>(direction), CSS_COPY_DEFAULT, 0};
 }
 
 template <typename Args>

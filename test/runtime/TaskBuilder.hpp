@@ -241,8 +241,11 @@ public:
   explicit Task(const char *label, std::source_location where = std::source_location::current())
       : label_(label), file_(where.file_name()), line_(static_cast<int>(where.line())) {}
 
-  Task &access(css_region region, css_direction direction, std::uint32_t copy = CSS_COPY_DEFAULT) {
-    accesses_.push_back(css_access{region, static_cast<std::uint32_t>(direction), copy});
+  // `group`: accesses with the same nonzero group are regions the body
+  // reaches through one pointer (css_access::group).
+  Task &access(css_region region, css_direction direction, std::uint32_t copy = CSS_COPY_DEFAULT,
+               std::uint32_t group = 0) {
+    accesses_.push_back(css_access{region, static_cast<std::uint32_t>(direction), copy, group});
     return *this;
   }
   Task &in(const void *base, std::size_t bytes) { return access(css_contiguous(base, bytes), CSS_IN); }

@@ -67,13 +67,13 @@ int main(void) {
   atexit(check_results); /* before the runtime starts: runs after its exit handler */
   for (uint32_t b = 0; b < BLOCKS; ++b) {
     css_access access = {css_contiguous(&data[b * BLOCK], BLOCK * sizeof(uint32_t)), CSS_OUT,
-                         CSS_COPY_DEFAULT};
+                         CSS_COPY_DEFAULT, 0};
     css_task_desc desc = {GPUSS_ABI_VERSION, CSS_DEVICE_SMP, 0,        1,       &access, fill_block, &b,
                           sizeof b,          "fill_block",   __FILE__, __LINE__};
     css_submit(&desc);
   }
   for (uint32_t i = 0; i < CHAIN; ++i) {
-    css_access access = {css_contiguous(&counter, sizeof counter), CSS_INOUT, CSS_COPY_DEFAULT};
+    css_access access = {css_contiguous(&counter, sizeof counter), CSS_INOUT, CSS_COPY_DEFAULT, 0};
     css_task_desc desc = {GPUSS_ABI_VERSION, CSS_DEVICE_SMP, 0,        1,       &access, step, &i,
                           sizeof i,          "step",         __FILE__, __LINE__};
     css_submit(&desc);

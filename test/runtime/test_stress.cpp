@@ -200,7 +200,7 @@ void run_sequentially(const Step &step, std::uint32_t *array) {
   std::vector<void *> addresses;
   for (const AccessSpec &a : step.accesses) {
     accesses.push_back(
-        css_access{a.region.at(array), static_cast<std::uint32_t>(a.direction), CSS_COPY_DEFAULT});
+        css_access{a.region.at(array), static_cast<std::uint32_t>(a.direction), CSS_COPY_DEFAULT, 0});
     addresses.push_back(accesses.back().region.base);
   }
   css_task_env env{

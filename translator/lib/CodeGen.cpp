@@ -50,6 +50,7 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
     }
     S += Indent + E + ".direction = " + A.Direction + ";\n";
     S += Indent + E + ".copy = " + A.Copy + ";\n";
+    S += Indent + E + ".group = " + std::to_string(A.Group) + ";\n";
   }
   S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";
   S += Indent + Desc + ".device_kind = " + (Task.Cuda ? rt::DeviceCuda : rt::DeviceSmp) + ";\n";

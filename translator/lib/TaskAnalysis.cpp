@@ -653,6 +653,12 @@ private:
     }
     if (!Ok) return false;
 
+    // Regions of one base are reached through one pointer: the runtime
+    // keeps them in one storage (css_access::group).
+    auto SameBase = [](const BaseInfo &A, const BaseInfo &B) {
+      if (A.ParamIndex >= 0 || B.ParamIndex >= 0) return A.ParamIndex == B.ParamIndex;
+      return A.Var != nullptr && A.Var == B.Var;
+    };
     for (const PendingAccess &P : Pending) {
       NameScope ItemScope = Scope;
       ItemScope.Raw = P.Raw;
@@ -665,6 +671,11 @@ private:
       A.ItemText = sanitizeComment(P.It->Text) + ": " + P.Direction;
       A.Region = *R;
       A.Direction = P.Direction;
+      for (size_t J = 0; J < Pending.size(); ++J)
+        if (SameBase(Pending[J].Base, P.Base)) {
+          A.Group = static_cast<unsigned>(J) + 1;
+          break;
+        }
       if (!Explicit) {
         A.Copy = rt::CopyDefault;
       } else {

@@ -30,6 +30,9 @@ struct AccessCode {
   RegionCode Region;
   std::string Direction; ///< CSS_IN, CSS_OUT or CSS_INOUT
   std::string Copy;      ///< CSS_COPY_DEFAULT or CSS_COPY_EXPLICIT | ...
+  /// css_access::group: 1 + the index of the first access with the same
+  /// base, so that the regions one pointer reaches share one storage.
+  unsigned Group = 0;
 };
 
 struct ParamCode {
