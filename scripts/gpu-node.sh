@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|bench|ab|all] [bench options | ab variants...]: build and run
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|all] [bench options | ab variants...]: build and run
 # GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries.
 #
 # Translate where Clang is first:
@@ -70,6 +70,19 @@ if [[ $what == tests || $what == all ]]; then
   (cd "$build" && ctest -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log" | tail -8)
   "$build/bin/host_pinning" 8 256 | tee -a "$out/host_pinning.log"
   for cpus in 1 2 4; do "$build/bin/task_overhead" --cpus $cpus | tee -a "$out/task_overhead.log"; done
+fi
+if [[ $what == sanitize ]]; then
+  # The GPU tests under compute-sanitizer's memcheck with guard zones around
+  # every replica: the pool is an NVTX sub-allocator heap (CudaDevice.cpp), so
+  # a kernel that reaches outside its task's data, into a guard zone or free
+  # pool memory, is reported. SANITIZE_FILTER narrows the cases.
+  echo "== GPU tests under compute-sanitizer --tool memcheck --nvtx=yes, CSS_DEVICE_GUARD=64K"
+  filter="${SANITIZE_FILTER:-*/1gpu_*:GpuPolicies.*:GpuRenaming.*:GpuEarlyRelease.*}"
+  for p in 1 2; do
+    CSS_GPU_PARTITIONS=$p CSS_DEVICE_GUARD=64K compute-sanitizer --tool memcheck --nvtx=yes --error-exitcode=99 \
+      "$build/bin/gpuss_gpu_tests" --gtest_filter="${filter//1gpu/${p}gpu}" 2>&1 |
+      tee "$out/sanitize-p$p.log" | grep -E "ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED \]" | head -20
+  done
 fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off

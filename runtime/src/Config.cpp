@@ -161,6 +161,9 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
+  if (const char *v = variable("CSS_DEVICE_GUARD"))
+    if (!parse_memory_size(v, 0, config.device_guard) || std::string(v).back() == '%')
+      fatal(std::string("CSS_DEVICE_GUARD='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
   if (const char *v = variable("CSS_DAG")) config.dag_file = v;

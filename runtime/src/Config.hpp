@@ -53,10 +53,14 @@ struct Config {
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
-  unsigned spin_rounds = 4000;   // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
-  bool stats = false;            // CSS_STATS=1: one css-stats: line at finish
-  std::string dag_file;          // CSS_DAG=file.dot
-  std::string trace_file;        // CSS_TRACE=file.json
+  std::size_t device_guard = 0; // CSS_DEVICE_GUARD: bytes kept unused before and after every device
+                                // replica, so that a task reaching outside its data is caught
+                                // (simulated devices check them after each task; on GPUs,
+                                // compute-sanitizer --nvtx=yes reports accesses to them)
+  unsigned spin_rounds = 4000;  // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
+  bool stats = false;           // CSS_STATS=1: one css-stats: line at finish
+  std::string dag_file;         // CSS_DAG=file.dot
+  std::string trace_file;       // CSS_TRACE=file.json
 
   // The defaults above, overridden by whatever CSS_* variables are set.
   // Malformed values are a fatal error naming the variable.

@@ -24,6 +24,7 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <nvtx3/nvToolsExtMem.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -95,6 +96,69 @@ public:
 
 private:
   cudaEvent_t event_{};
+};
+
+// The pool as compute-sanitizer sees it (NVTX memory API, `--nvtx=yes`): a
+// heap of sub-allocations, each replica one region, so that memcheck reports
+// an access to pool memory no replica holds. With CSS_DEVICE_GUARD every
+// replica has unregistered guard zones around it, so that a task reaching a
+// little outside its data is reported too. The calls do nothing unless a
+// tool is attached.
+class SanitizerHeap {
+public:
+  // Worker thread, once the pool exists.
+  void open(void *pool, std::size_t bytes) {
+    domain_ = nvtxDomainCreateA("GPUSs");
+    nvtxMemVirtualRangeDesc_t range{};
+    range.ptr = pool;
+    range.size = bytes;
+    nvtxMemHeapDesc_t heap{};
+    heap.extCompatID = NVTX_EXT_COMPATID_MEM;
+    heap.structSize = sizeof heap;
+    heap.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
+    heap.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    heap.typeSpecificDescSize = sizeof range;
+    heap.typeSpecificDesc = &range;
+    heap_ = nvtxMemHeapRegister(domain_, &heap);
+  }
+  // Worker thread, before the pool goes.
+  void close() {
+    if (heap_) nvtxMemHeapUnregister(domain_, heap_);
+    heap_ = nullptr;
+  }
+  // Helper thread.
+  void add(const DeviceBlock &block) const {
+    if (!heap_) return;
+    nvtxMemVirtualRangeDesc_t range{};
+    range.ptr = block.address;
+    range.size = block.usable;
+    nvtxMemRegionsRegisterBatch_t batch{};
+    batch.extCompatID = NVTX_EXT_COMPATID_MEM;
+    batch.structSize = sizeof batch;
+    batch.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    batch.heap = heap_;
+    batch.regionCount = 1;
+    batch.regionDescElementSize = sizeof range;
+    batch.regionDescElements = &range;
+    nvtxMemRegionsRegister(domain_, &batch);
+  }
+  void remove(const DeviceBlock &block) const {
+    if (!heap_) return;
+    nvtxMemRegionRef_t region{};
+    region.pointer = block.address;
+    nvtxMemRegionsUnregisterBatch_t batch{};
+    batch.extCompatID = NVTX_EXT_COMPATID_MEM;
+    batch.structSize = sizeof batch;
+    batch.refType = NVTX_MEM_REGION_REF_TYPE_POINTER;
+    batch.refCount = 1;
+    batch.refElementSize = sizeof region;
+    batch.refElements = &region;
+    nvtxMemRegionsUnregister(domain_, &batch);
+  }
+
+private:
+  nvtxDomainHandle_t domain_ = nullptr;
+  nvtxMemHeapHandle_t heap_ = nullptr;
 };
 
 class CublasHandle {
@@ -194,6 +258,8 @@ public:
 
   std::byte *pool_base() const override { return pool_; }
   void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
+  void block_allocated(const DeviceBlock &block) override { sanitizer_heap_.add(block); }
+  void block_released(const DeviceBlock &block) override { sanitizer_heap_.remove(block); }
 
 private:
   // A command on its way through the streams. The events time each phase
@@ -383,6 +449,7 @@ private:
     void *pool = nullptr;
     CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
     pool_ = static_cast<std::byte *>(pool);
+    sanitizer_heap_.open(pool_, pool_bytes_ ? pool_bytes_ : 256);
     in_ = std::make_unique<CudaStream>();
     peer_ = std::make_unique<CudaStream>();
     out_ = std::make_unique<CudaStream>();
@@ -429,6 +496,7 @@ private:
     in_.reset();
     peer_.reset();
     out_.reset();
+    sanitizer_heap_.close();
     CSS_CUDA_CHECK(cudaFree(pool_));
     pool_ = nullptr;
   }
@@ -442,6 +510,7 @@ private:
   WorkerContext context_;
   std::size_t pool_bytes_ = 0;
   std::byte *pool_ = nullptr;
+  SanitizerHeap sanitizer_heap_; // opened by the worker before start() returns; then read by the helper
   struct ComputeLane {
     std::unique_ptr<CudaStream> stream;
     std::unique_ptr<CublasHandle> cublas; // bound to `stream`; declared after it, so destroyed first

@@ -23,11 +23,13 @@ namespace gpuss {
 
 struct DataObject;
 
-// Device memory reserved in an accelerator's pool.
+// Device memory reserved in an accelerator's pool: a replica's bytes, and
+// around them the guard zones of CSS_DEVICE_GUARD (none by default).
 struct DeviceBlock {
-  std::size_t offset = 0;
-  std::size_t bytes = 0;
-  std::byte *address = nullptr; // device address (host-addressable for simulated devices)
+  std::size_t offset = 0;       // of the reservation in the pool
+  std::size_t bytes = 0;        // reserved, guard zones included
+  std::byte *address = nullptr; // where the replica starts (host-addressable for simulated devices)
+  std::size_t usable = 0;       // bytes from `address` the replica may use
   explicit operator bool() const { return address != nullptr; }
 };
 
@@ -95,6 +97,7 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   ReplicaArray replicas;              // one per memory space; [0] is the host
   bool write_back_when_final = false; // a barrier wants the value home as soon as it is final
   int dirty_space = 0;                // the space whose replica the host lacks; 0 = host is up to date
+  std::uint64_t version = 0;          // values its tasks have written so far
   bool in_alias_index = false;        // listed among originals with accelerator replicas
 
   std::size_t storage_bytes() const { return shape.span(); }
@@ -111,6 +114,14 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
     if (!other.has_parts()) return overlaps(other.shape);
     for (const ObjectPart &part : other.parts)
       if (overlaps(part.region)) return true;
+    return false;
+  }
+  // Whether the bytes this object's tasks write (all of it, or for an
+  // object of several regions those it writes) share a byte with `other`.
+  bool writes_into(const DataObject &other) const {
+    if (!has_parts()) return other.overlaps(shape);
+    for (const ObjectPart &part : parts)
+      if (part.written && other.overlaps(part.region)) return true;
     return false;
   }
 };

@@ -157,6 +157,16 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
   return entry.current;
 }
 
+void DependencyTracker::wait_for_composite(const Composite &composite, std::vector<TaskRef> &tasks) {
+  // Its tasks are the writers and readers of its regions' entries.
+  for (const ObjectPart &part : composite.object->parts)
+    if (Entry *entry = entries_.find_exact(part.region, region_of)) {
+      if (unfinished(entry->last_writer)) tasks.push_back(entry->last_writer);
+      for (const TaskRef &reader : entry->readers)
+        if (unfinished(reader)) tasks.push_back(reader);
+    }
+}
+
 DataObjectRef DependencyTracker::composite_for(const AccessGroup &group) {
   std::vector<ObjectPart> parts;
   std::uintptr_t first = group.parts.front().region.base, last = 0;
@@ -192,9 +202,15 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
     for_each_overlapping(*region, [&](Entry &e) { overlapping.push_back(&e); });
     for (Entry *entry : overlapping)
       visit(*entry);
-    // A composite's tasks are among its regions' writers above; its device
-    // copies hold their results.
-    if (objects) for_each_composite_overlapping(*region, [&](Composite &c) { objects->push_back(c.object); });
+    // A composite's device copies hold what its tasks wrote, and also the
+    // bytes waited for when it only reads them: it is flushed and forgotten
+    // with the rest, so its tasks must have finished, the ones that write
+    // its other regions too.
+    if (objects)
+      for_each_composite_overlapping(*region, [&](Composite &composite) {
+        objects->push_back(composite.object);
+        if (last_writers) wait_for_composite(composite, *last_writers);
+      });
   } else if (!last_writers && !objects) {
     // A barrier without accelerators only needs the renamed values home.
     for (Entry *entry : renamed_entries_)
@@ -234,11 +250,13 @@ bool DependencyTracker::settle_for_release(const Region &region, std::vector<Tas
     for (const TaskRef &reader : entry->readers)
       if (unfinished(reader)) users.push_back(reader);
   }
-  // The tasks of a composite are among the users of its regions' entries.
+  // A composite that shares bytes with the memory is flushed and forgotten
+  // too: every task that uses it must have finished.
   bool used_composite = false;
   for_each_composite_overlapping(region, [&](Composite &composite) {
     if (!composite.used_since_barrier) return;
     used_composite = true;
+    wait_for_composite(composite, users);
     if (objects) objects->push_back(composite.object);
   });
   return !used.empty() || used_composite;
@@ -267,6 +285,9 @@ void DependencyTracker::clear() {
 bool DependencyTracker::overlaps_another(const Region &region) {
   bool found = false;
   for_each_overlapping(region, [&](Entry &entry) { found |= !(entry.region == region); });
+  // A composite that names exactly this region writes its bytes as another
+  // object: the region's own object is not the only storage of its value.
+  for_each_composite_overlapping(region, [&](Composite &) { found = true; });
   return found;
 }
 

@@ -52,7 +52,8 @@ public:
   void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
                   std::vector<DataObjectRef> *objects);
 
-  // Whether `region` overlaps a tracked region other than itself.
+  // Whether `region` overlaps a tracked region other than itself, or a
+  // region of a composite (whose tasks write it through another object).
   bool overlaps_another(const Region &region);
 
   // Memory the program releases (free, realloc, munmap) right after calling
@@ -99,6 +100,8 @@ private:
   DataObjectRef track(const TaskRef &task, const Region &region, bool reads, bool writes, bool may_rename,
                       std::vector<TaskRef> &created);
   DataObjectRef composite_for(const AccessGroup &group);
+  // Adds the unfinished tasks that use `composite` to `tasks`.
+  void wait_for_composite(const Composite &composite, std::vector<TaskRef> &tasks);
   // Composites that share bytes with `region`.
   template <typename Fn> void for_each_composite_overlapping(const Region &region, Fn fn) {
     composites_.for_each_overlapping(region, composite_shape, [&](Composite &composite) {

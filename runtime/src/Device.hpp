@@ -36,6 +36,7 @@ struct Transfer {
   int to_space = 0;
   std::byte *source = nullptr;      // address of the object's first byte in from_space
   std::byte *destination = nullptr; // likewise in to_space
+  std::uint64_t version = 0;        // the object's value it copies (DataObject::version)
 
   // Calls fn(offset, shape) for each region to copy, `offset` bytes after
   // the object's first byte.
@@ -129,9 +130,13 @@ public:
   // Helper thread: hand a command to the worker.
   virtual void submit(DeviceCommand command) = 0;
 
-  // Helper thread: a block was just allocated or freed. Simulated devices
-  // fill it with a poison pattern so that a stale read shows up in tests.
-  virtual void poison(const DeviceBlock &) {}
+  // Helper thread: a replica now lives in `block`, or no longer does.
+  // Simulated devices fill it with a poison pattern so that a stale read
+  // shows up in tests, and check its guard zones (CSS_DEVICE_GUARD) after
+  // every task; CUDA devices tell compute-sanitizer which parts of the pool
+  // are in use (NVTX), so that an access outside every replica is reported.
+  virtual void block_allocated(const DeviceBlock &) {}
+  virtual void block_released(const DeviceBlock &) {}
 
 protected:
   explicit Device(int space) : space_(space) {}

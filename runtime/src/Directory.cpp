@@ -63,7 +63,7 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
   auto address = [&](int space, const Replica &replica) {
     return space == 0 ? object->host : replica.block.address;
   };
-  Transfer transfer{object, from, to, address(from, source), address(to, destination)};
+  Transfer transfer{object, from, to, address(from, source), address(to, destination), object->version};
   stats_.count_transfer(from, to, transfer.payload_bytes());
   return transfer;
 }
@@ -71,7 +71,7 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
 void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
   Replica &replica = object.replicas[space];
   replica.block = block;
-  device(space).poison(replica.block);
+  device(space).block_allocated(replica.block);
   replica.valid = true;
   cache(space).insert(object);
   if (!object.renamed && !object.in_alias_index) {
@@ -104,7 +104,7 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
 
   MemoryPool &pool = cache(space).pool();
   std::size_t bytes = object->storage_bytes();
-  if (pool.free_bytes() < MemoryPool::rounded(bytes) + keep_free) return LoadOutcome::NoRoom;
+  if (pool.free_bytes() < pool.footprint(bytes) + keep_free) return LoadOutcome::NoRoom;
   std::optional<DeviceBlock> block = pool.allocate(bytes);
   if (!block) return LoadOutcome::NoRoom;
 
@@ -166,7 +166,7 @@ void Directory::drop_replica(DataObject &object, int space) {
           std::to_string(space));
   cache(space).remove(object);
   if (replica.block) {
-    device(space).poison(replica.block);
+    device(space).block_released(replica.block);
     cache(space).pool().release(replica.block);
   }
   replica = Replica{};
@@ -176,12 +176,22 @@ bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) 
   if (object.renamed || aliases_.empty()) return true;
   aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
     if (other == &object || !other->overlaps(object)) return;
+    // `other` matters when the host lacks bytes of it this task uses, or
+    // when this task overwrites bytes of its device copies, whose own value
+    // must reach the host first. Either way the two objects' tasks share
+    // bytes one of them writes, so they are ordered: `other`'s tasks have
+    // finished. Where both only read the shared bytes, neither waits (their
+    // tasks may run at once, and `other`'s writer may not have finished: its
+    // value is not one to copy home yet).
+    const bool lacking = other->writes_into(object);
+    const bool overwritten = writes && object.writes_into(*other);
+    if (!lacking && !overwritten) return;
     if (other->dirty_space != 0) {
       write_back(*other);
       blocked = true;
     }
     if (other->replicas[0].filling) blocked = true;
-    if (!writes) return;
+    if (!overwritten) return;
     for (std::size_t space = 1; space < other->replicas.size(); ++space) {
       Replica &replica = other->replicas[space];
       if (!replica.valid && !replica.block) continue;
@@ -252,7 +262,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   std::size_t total = 0;
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
-    total += MemoryPool::rounded(object.storage_bytes());
+    total += cache(space).pool().footprint(object.storage_bytes());
     // Being evicted from here: its replica (and block) is busy until the
     // write-back ends; then it is fetched again like any other.
     if (object.replicas[space].drop_when_unpinned) blocked = true;
@@ -320,7 +330,9 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       Replica &replica = use.object->replicas[space];
       ++replica.readers_in_flight;
       ++transfers_in_flight_;
-      Transfer transfer{use.object, space, 0, replica.block.address, use.object->host};
+      // It copies the value this task writes: the object's next version.
+      Transfer transfer{
+          use.object, space, 0, replica.block.address, use.object->host, use.object->version + 1};
       stats_.count_transfer(space, 0, transfer.payload_bytes());
       plan.after.push_back(std::move(transfer));
     }
@@ -401,9 +413,11 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   Replica &destination = object.replicas[transfer.to_space];
   destination.filling = false;
   // A replica invalidated while it filled (a load, when a barrier then
-  // forgot device copies) holds an obsolete value: it is freed, not used.
-  if (!destination.drop_when_unpinned) destination.valid = true;
-  if (transfer.to_space == 0 && object.dirty_space == transfer.from_space) object.dirty_space = 0;
+  // forgot device copies) holds an obsolete value: it is freed, not used;
+  // so is a copy home of a value a task has since replaced.
+  const bool current = transfer.version == object.version;
+  if (!destination.drop_when_unpinned && (transfer.to_space != 0 || current)) destination.valid = true;
+  if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
   Replica &source = object.replicas[transfer.from_space];
   if (source.readers_in_flight > 0) --source.readers_in_flight;
   drop_if_released(object, transfer.from_space);
@@ -419,8 +433,12 @@ void Directory::on_task_complete(Task &task, int space) {
     if (!use.writes) continue;
     // Write-invalidate: the other copies were invalidated when the task was
     // dispatched (claim_writes); the executing space holds the value now.
+    // A copy home that started before (none should) carries an older value:
+    // its end must not make the host current again (on_transfer_complete).
     object.replicas[space].valid = true;
+    if (space != 0) object.replicas[0].valid = false;
     object.dirty_space = space;
+    ++object.version;
   }
 }
 

@@ -147,7 +147,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     if (!parse_memory_size(config.device_memory, device->total_memory(), pool_bytes))
       fatal("CSS_GPU_MEMORY='" + config.device_memory + "' is not a size or a percentage");
     device->start(pool_bytes, context);
-    caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes));
+    caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes,
+                                                     config.device_guard));
     device_pointers.push_back(device.get());
   }
   // One runtime at a time is told of releases (tests may build several).

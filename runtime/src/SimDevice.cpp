@@ -4,6 +4,9 @@
 // coherence policies and the dispatch run exactly as for a GPU, and it runs
 // host task bodies on its data. Freed blocks are poisoned so that a task
 // reading a stale or never-fetched copy computes garbage a test can see.
+// With CSS_DEVICE_GUARD, every block has poisoned guard zones around its
+// replica, checked after each task: a task that wrote outside its own data
+// ends the run with an error naming it.
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
@@ -11,8 +14,11 @@
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <thread>
 
 namespace gpuss {
@@ -50,12 +56,47 @@ public:
 
   std::byte *pool_base() const override { return pool_.get(); }
   void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
-  void poison(const DeviceBlock &block) override { std::memset(block.address, poison_byte, block.bytes); }
+  // Helper thread. The whole reservation, guard zones included.
+  void block_allocated(const DeviceBlock &block) override {
+    std::lock_guard lock(blocks_mutex_);
+    std::memset(reservation(block), poison_byte, block.bytes);
+    if (has_guard(block)) blocks_.emplace(block.offset, block);
+  }
+  void block_released(const DeviceBlock &block) override {
+    std::lock_guard lock(blocks_mutex_);
+    std::memset(reservation(block), poison_byte, block.bytes);
+    blocks_.erase(block.offset);
+  }
 
 private:
   struct FreeDeleter {
     void operator()(std::byte *p) const { std::free(p); }
   };
+
+  std::byte *reservation(const DeviceBlock &block) const { return pool_.get() + block.offset; }
+  static bool has_guard(const DeviceBlock &block) { return block.bytes > block.usable; }
+
+  // Worker thread, after `task` ran: every guard zone still holds poison.
+  void check_guards(const Task &task) {
+    std::lock_guard lock(blocks_mutex_);
+    for (const auto &[offset, block] : blocks_) {
+      const std::byte *start = reservation(block), *end = start + block.bytes;
+      const std::byte *inside = block.address, *after = block.address + block.usable;
+      auto written = [](std::byte b) { return b != std::byte{poison_byte}; };
+      std::string reach;
+      if (const std::byte *first = std::find_if(start, inside, written); first != inside)
+        reach = "up to " + std::to_string(inside - first) + " bytes before the start";
+      else if (auto last =
+                   std::find_if(std::make_reverse_iterator(end), std::make_reverse_iterator(after), written);
+               last != std::make_reverse_iterator(after))
+        reach = "up to " + std::to_string(&*last - after + 1) + " bytes past the end";
+      if (!reach.empty())
+        fatal_for_task(task.label, task.file, task.line,
+                       "wrote outside its data on " + name() + ": " + reach + " of a replica of " +
+                           std::to_string(block.usable) +
+                           " bytes (CSS_DEVICE_GUARD); check its regions against what its body touches");
+    }
+  }
 
   void copy(const Transfer &transfer) {
     double start = context_.now();
@@ -78,6 +119,7 @@ private:
         task.start_time = context_.now();
         run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
         task.end_time = context_.now();
+        check_guards(task);
         context_.count_device_task(index(), name(), task);
       }
       for (Transfer &transfer : command.after)
@@ -88,6 +130,8 @@ private:
   }
 
   WorkerContext context_;
+  std::mutex blocks_mutex_;
+  std::map<std::size_t, DeviceBlock> blocks_; // blocks with guard zones, by offset; guarded by blocks_mutex_
   std::unique_ptr<std::byte, FreeDeleter> pool_;
   Inbox<DeviceCommand> inbox_;
   std::jthread thread_;

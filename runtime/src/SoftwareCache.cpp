@@ -2,8 +2,9 @@
 
 namespace gpuss {
 
-void MemoryPool::reset(std::byte *base, std::size_t capacity) {
+void MemoryPool::reset(std::byte *base, std::size_t capacity, std::size_t guard) {
   base_ = base;
+  guard_ = rounded(guard);
   capacity_ = capacity / alignment * alignment;
   free_bytes_ = capacity_;
   free_.clear();
@@ -11,20 +12,20 @@ void MemoryPool::reset(std::byte *base, std::size_t capacity) {
 }
 
 std::optional<DeviceBlock> MemoryPool::allocate(std::size_t bytes) {
-  std::size_t size = rounded(bytes == 0 ? 1 : bytes);
+  std::size_t size = footprint(bytes);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < size) continue;
     std::size_t offset = it->first, remaining = it->second - size;
     free_.erase(it);
     if (remaining) free_.emplace(offset + size, remaining);
     free_bytes_ -= size;
-    return DeviceBlock{offset, size, base_ + offset};
+    return DeviceBlock{offset, size, base_ + offset + guard_, bytes};
   }
   return std::nullopt;
 }
 
 bool MemoryPool::can_allocate(std::size_t bytes) const {
-  std::size_t size = rounded(bytes == 0 ? 1 : bytes);
+  std::size_t size = footprint(bytes);
   for (const auto &[offset, free_size] : free_)
     if (free_size >= size) return true;
   return false;

@@ -20,26 +20,31 @@ class MemoryPool {
 public:
   static constexpr std::size_t alignment = 256;
 
-  void reset(std::byte *base, std::size_t capacity);
+  // `guard`: bytes left unused before and after every block (CSS_DEVICE_GUARD).
+  void reset(std::byte *base, std::size_t capacity, std::size_t guard = 0);
   std::optional<DeviceBlock> allocate(std::size_t bytes);
   void release(const DeviceBlock &block);
   bool can_allocate(std::size_t bytes) const;
+  // What a block of `bytes` takes from the pool, guard zones included.
+  std::size_t footprint(std::size_t bytes) const { return rounded(bytes == 0 ? 1 : bytes) + 2 * guard_; }
 
   std::size_t capacity() const { return capacity_; }
   std::size_t free_bytes() const { return free_bytes_; }
+  std::size_t guard() const { return guard_; }
   static std::size_t rounded(std::size_t bytes) { return (bytes + alignment - 1) / alignment * alignment; }
 
 private:
   std::byte *base_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t free_bytes_ = 0;
+  std::size_t guard_ = 0;
   std::map<std::size_t, std::size_t> free_; // offset -> size, disjoint and coalesced
 };
 
 class SoftwareCache {
 public:
-  SoftwareCache(int space, std::byte *base, std::size_t capacity) : space_(space) {
-    pool_.reset(base, capacity);
+  SoftwareCache(int space, std::byte *base, std::size_t capacity, std::size_t guard = 0) : space_(space) {
+    pool_.reset(base, capacity, guard);
   }
 
   int space() const { return space_; }

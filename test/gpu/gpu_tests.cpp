@@ -262,6 +262,66 @@ TEST_P(GpuRuntime, CublasGemmTilesMatchHost) {
     }
 }
 
+// A stencil whose task names one parameter in five regions (issue 15): the
+// block inout, four one-wide halo strips input, two of them strided
+// columns; 36 blocks of 256 x 256 doubles. The kernel reaches every region
+// through the pointer rebased with the first (the top strip), as translated
+// code does. Each device copy must hold all five regions at their offsets:
+// before, every block came back wrong under every policy.
+struct HaloArgs {
+  double *a; // the whole matrix, as the program passes it
+  std::size_t pitch, i0, j0, b;
+};
+
+void halo_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<HaloArgs *>(packed);
+  auto *a = static_cast<double *>(css_translate(env, 0, args->a));
+  launch_halo_relax(a, args->pitch, args->i0, args->j0, args->b, static_cast<cudaStream_t>(env->cuda_stream));
+}
+
+TEST_P(GpuRuntime, HaloStencilOverFiveRegionsOfOneParameter) {
+  constexpr std::size_t b = 256, nb = 6, n = nb * b + 2, sweeps = 3;
+  std::vector<double> a(n * n), expected;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      a[i * n + j] = static_cast<double>((i * 37 + j * 11) % 23) - 7.0;
+  expected = a;
+  auto relax_on_host = [&](std::size_t i0, std::size_t j0) {
+    double *m = expected.data();
+    for (std::size_t i = i0; i < i0 + b; ++i)
+      for (std::size_t j = j0; j < j0 + b; ++j) {
+        double halos = ((m[(i0 - 1) * n + j] + m[(i0 + b) * n + j]) + m[i * n + j0 - 1]) + m[i * n + j0 + b];
+        m[i * n + j] = 0.5 * m[i * n + j] + 0.125 * halos;
+      }
+  };
+  {
+    Runtime runtime(config);
+    const std::size_t row = n * sizeof(double), strip = b * sizeof(double);
+    for (std::size_t s = 0; s < sweeps; ++s)
+      for (std::size_t bi = 0; bi < nb; ++bi)
+        for (std::size_t bj = 0; bj < nb; ++bj) {
+          std::size_t i0 = 1 + bi * b, j0 = 1 + bj * b;
+          double *m = a.data();
+          auto region = [&](std::size_t i, std::size_t j, std::size_t row_bytes, std::size_t rows,
+                            css_direction direction) {
+            return css_access{css_region{m + i * n + j, row_bytes, rows, row},
+                              static_cast<std::uint32_t>(direction), CSS_COPY_DEFAULT, 1};
+          };
+          submit(runtime, halo_body, HaloArgs{m, n, i0, j0, b},
+                 {region(i0 - 1, j0, strip, 1, CSS_IN), region(i0 + b, j0, strip, 1, CSS_IN),
+                  region(i0, j0 - 1, sizeof(double), b, CSS_IN),
+                  region(i0, j0 + b, sizeof(double), b, CSS_IN), region(i0, j0, strip, b, CSS_INOUT)});
+          relax_on_host(i0, j0);
+        }
+    runtime.barrier();
+  }
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k] != expected[k] && wrong++ == 0) first = k;
+  EXPECT_EQ(wrong, 0u) << "first wrong cell (" << first / n << ", " << first % n << "): " << a[first]
+                       << ", expected " << expected[first];
+}
+
 INSTANTIATE_TEST_SUITE_P(GpusPoliciesCaches, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2, 4),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,

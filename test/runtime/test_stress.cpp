@@ -4,11 +4,14 @@
 // Each task has one to three pairwise disjoint accesses (contiguous, or
 // strided with gaps) at random places, with a hot zone so that they overlap
 // often, or whole blocks of a fixed grid, so that outputs match earlier
-// accesses exactly and get renamed. Bodies fold every value they read into a seed and write
-// deterministic functions of it, so any reordering of a RAW, WAR or WAW pair,
-// a lost copy or a stale replica changes the final bytes. A sequential
-// shadow advances in lock step with submission; at random barriers and
-// wait_on calls the runtime's user memory must equal the shadow.
+// accesses exactly and get renamed. A quarter of the tasks name one
+// parameter in two to five regions of a window (css_access::group), of
+// mixed shapes, that may overlap each other (input and inout of the same
+// bytes), and reach all of them through the first one's pointer, as
+// translated code does; some tasks have accesses that alias without a group. Bodies fold every value they
+// read into a seed and write deterministic functions of it, so any reordering of a RAW, WAR or WAW pair, a
+// lost copy or a stale replica changes the final bytes. A sequential shadow advances in lock step with
+// submission; at random barriers and wait_on calls the runtime's user memory must equal the shadow.
 //
 // Swept over seeds, host worker counts and configurations: host only, and
 // simulated devices x cache policies x device memory (large, and far smaller
@@ -34,6 +37,12 @@ constexpr std::size_t kElements = 8192; // 32 KiB of uint32_t
 constexpr std::size_t kHotZone = 1024;  // half the other regions start here, to collide often
 constexpr std::size_t kBlock = 128;     // whole-block regions: 40% of all
 constexpr std::size_t kHotBlocks = 24;
+constexpr std::size_t kWindow = 384; // the span of a group's regions: fits the smallest caches
+// The renaming zone, after every other region: only whole blocks, alone or
+// as the regions of one parameter, so that no partial overlap ever keeps a
+// block from being renamed, and a group's region is often a renamed one.
+constexpr std::size_t kZoneStart = 5120;
+constexpr std::size_t kZoneBlocks = (kElements - kZoneStart) / kBlock;
 
 // ---------------------------------------------------------------- the bodies
 
@@ -46,10 +55,27 @@ std::uint32_t mix(std::uint32_t x) {
   return x;
 }
 
+// Where the body finds access `index`: through its own address, or for a
+// region of a group through the pointer of the group's first access (what
+// gpuss-translate's css_translate(env, first, pointer) gives).
+std::byte *address_of(const css_task_env *env, std::uint32_t index) {
+  const css_access &access = env->accesses[index];
+  std::uint32_t first = index;
+  if (access.group != 0)
+    for (std::uint32_t i = 0; i < index; ++i)
+      if (env->accesses[i].group == access.group) {
+        first = i;
+        break;
+      }
+  return static_cast<std::byte *>(env->addresses[first]) +
+         (static_cast<const std::byte *>(access.region.base) -
+          static_cast<const std::byte *>(env->accesses[first].region.base));
+}
+
 // Visits every element of access `index` as it lies where the body finds it.
 template <class F> void for_each_element(const css_task_env *env, std::uint32_t index, F &&visit) {
   const css_region &shape = env->accesses[index].region;
-  auto *base = static_cast<std::byte *>(env->addresses[index]);
+  std::byte *base = address_of(env, index);
   const std::size_t columns = shape.row_bytes / sizeof(std::uint32_t);
   std::uint32_t k = 0;
   for (std::size_t r = 0; r < shape.rows; ++r) {
@@ -110,6 +136,7 @@ struct RegionSpec {
 struct AccessSpec {
   RegionSpec region;
   css_direction direction = CSS_IN;
+  std::uint32_t group = 0;
 };
 
 struct Step {
@@ -152,7 +179,7 @@ private:
     const unsigned shape = below(10);
     if (shape < 4) { // one of a few whole blocks: exact matches, so that outputs get renamed
       spec.columns = kBlock;
-      spec.offset = below(kHotBlocks) * kBlock;
+      spec.offset = below(2) == 0 ? below(kHotBlocks) * kBlock : zone_block();
       return spec;
     }
     if (shape < 6) { // strided
@@ -162,8 +189,35 @@ private:
     } else {
       spec.columns = 1 + below(192);
     }
-    const std::size_t limit = (below(2) == 0 ? kHotZone : kElements) - spec.span() + 1;
+    const std::size_t limit = (below(2) == 0 ? kHotZone : kZoneStart) - spec.span() + 1;
     spec.offset = below(limit);
+    return spec;
+  }
+
+  std::size_t zone_block() { return kZoneStart + below(kZoneBlocks) * kBlock; }
+
+  css_direction direction() {
+    const unsigned roll = below(10);
+    return roll < 4 ? CSS_IN : roll < 7 ? CSS_OUT : CSS_INOUT;
+  }
+
+  // A region inside [window, window + kWindow): whole hot blocks sometimes.
+  RegionSpec region_in_window(std::size_t window) {
+    RegionSpec spec;
+    const unsigned shape = below(10);
+    if (shape < 2 && window % kBlock == 0) {
+      spec.columns = kBlock;
+      spec.offset = window + below(kWindow / kBlock) * kBlock;
+      return spec;
+    }
+    if (shape < 6) {
+      spec.columns = 1 + below(16);
+      spec.stride = spec.columns + below(33 - spec.columns);
+      spec.rows = 2 + below(5);
+    } else {
+      spec.columns = 1 + below(64);
+    }
+    spec.offset = window + below(kWindow - spec.span() + 1);
     return spec;
   }
 
@@ -172,15 +226,36 @@ private:
     step.id = id;
     if (below(100) < 4) step.delay_us = static_cast<std::uint32_t>(100 + below(400));
     std::vector<bool> used(kElements, false);
+    if (below(4) == 0) {
+      // One parameter in several regions of a window, reached through one
+      // pointer; they may overlap each other.
+      const std::size_t window =
+          below(2) == 0 ? below(kHotBlocks - kWindow / kBlock + 1) * kBlock : below(kZoneStart - kWindow + 1);
+      for (std::size_t n = 2 + below(4); n > 0; --n) {
+        AccessSpec access{region_in_window(window), direction(), 1};
+        access.region.for_each_index([&](std::size_t i) { used[i] = true; });
+        step.accesses.push_back(access);
+      }
+    } else if (below(3) == 0) {
+      // One parameter in two or three whole neighbouring blocks of the
+      // renaming zone (as `input(v[0;1]) output(v[1;1])`), one of which may be
+      // renamed now.
+      const std::size_t first = kZoneStart + below(kZoneBlocks - 2) * kBlock;
+      for (std::size_t n = 2 + below(2); n > 0; --n) {
+        AccessSpec access{RegionSpec{first + below(3) * kBlock, kBlock}, direction(), 2};
+        if (used[access.region.offset]) continue;
+        access.region.for_each_index([&](std::size_t i) { used[i] = true; });
+        step.accesses.push_back(access);
+      }
+    }
+    const bool may_alias = below(10) == 0; // pointer arguments that share bytes, no group
     const std::size_t wanted = 1 + below(3);
     for (int attempt = 0; attempt < 20 && step.accesses.size() < wanted; ++attempt) {
-      AccessSpec access{region(), CSS_IN};
+      AccessSpec access{region(), direction()};
       bool clash = false;
       access.region.for_each_index([&](std::size_t i) { clash = clash || used[i]; });
-      if (clash) continue; // accesses of one task never alias each other
+      if (clash && !may_alias) continue;
       access.region.for_each_index([&](std::size_t i) { used[i] = true; });
-      const unsigned roll = below(10);
-      access.direction = roll < 4 ? CSS_IN : roll < 7 ? CSS_OUT : CSS_INOUT;
       step.accesses.push_back(access);
     }
     // Every task writes something, so that what it read shows in the result.
@@ -200,7 +275,7 @@ void run_sequentially(const Step &step, std::uint32_t *array) {
   std::vector<void *> addresses;
   for (const AccessSpec &a : step.accesses) {
     accesses.push_back(
-        css_access{a.region.at(array), static_cast<std::uint32_t>(a.direction), CSS_COPY_DEFAULT, 0});
+        css_access{a.region.at(array), static_cast<std::uint32_t>(a.direction), CSS_COPY_DEFAULT, a.group});
     addresses.push_back(accesses.back().region.base);
   }
   css_task_env env{
@@ -249,7 +324,7 @@ TEST_P(Stress, MatchesSequentialExecution) {
     case Step::Submit: {
       Task task("stress");
       for (const AccessSpec &a : step.accesses)
-        task.access(a.region.at(array.data()), a.direction);
+        task.access(a.region.at(array.data()), a.direction, CSS_COPY_DEFAULT, a.group);
       task.function(stress_body, StressArgs{step.id, step.delay_us}).submit(runtime);
       run_sequentially(step, shadow.data());
       break;
