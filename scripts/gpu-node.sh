@@ -83,6 +83,10 @@ if [[ $what == sanitize ]]; then
       "$build/bin/gpuss_gpu_tests" --gtest_filter="${filter//1gpu/${p}gpu}" 2>&1 |
       tee "$out/sanitize-p$p.log" | grep -E "ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED \]" | head -20
   done
+  echo "== the control: a kernel writing past its replica must be reported"
+  CSS_DEVICE_GUARD=64K compute-sanitizer --tool memcheck --nvtx=yes "$build/bin/gpuss_gpu_tests" \
+    --gtest_also_run_disabled_tests --gtest_filter=GpuGuard.* 2>&1 | tee "$out/sanitize-control.log" |
+    grep -E "ERROR SUMMARY|Invalid __global__" | sort | uniq -c | head -5
 fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off

@@ -322,6 +322,27 @@ TEST_P(GpuRuntime, HaloStencilOverFiveRegionsOfOneParameter) {
                        << ", expected " << expected[first];
 }
 
+// The control of the compute-sanitizer run (scripts/gpu-node.sh sanitize):
+// a kernel that writes 1024 elements past its task's region must be
+// reported. Disabled: it passes only in the sense that it runs; memcheck
+// with --nvtx=yes and CSS_DEVICE_GUARD is what must flag it.
+void overrun_body(void *packed, const css_task_env *env) {
+  std::size_t n = *static_cast<std::size_t *>(packed);
+  launch_fill(static_cast<double *>(env->addresses[0]), n + 1024, 1.0,
+              static_cast<cudaStream_t>(env->cuda_stream));
+}
+
+TEST(GpuGuard, DISABLED_KernelWritingPastItsReplica) {
+  if (gpus_present() == 0) GTEST_SKIP() << "needs a GPU";
+  constexpr std::size_t n = 1 << 16;
+  std::vector<double> data(n, 0.0);
+  Config config;
+  config.num_gpus = 1;
+  Runtime runtime(config);
+  submit(runtime, overrun_body, n, {access(data.data(), n * sizeof(double), CSS_INOUT)});
+  runtime.barrier();
+}
+
 INSTANTIATE_TEST_SUITE_P(GpusPoliciesCaches, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2, 4),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,

@@ -133,13 +133,15 @@ TEST(AccessGroupsFootprint, ADeviceCopyOfSeveralRegionsIsOneBlockOverTheirSpan) 
 
 // The guard zones themselves: a task that writes one element past its
 // region on a simulated device is reported, with its label and call site.
+void write_one_past(void *, const css_task_env *env) {
+  static_cast<double *>(env->addresses[0])[32] = 2.0; // one past its 32-element region
+}
+
 TEST(AccessGroupsGuard, ATaskWritingPastItsRegionIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   Task task("overrun");
   std::vector<double> data(64, 1.0);
-  task.access(css_contiguous(data.data(), 32 * sizeof(double)), CSS_INOUT).body([](TaskEnv env) {
-    env.ptr<double>(0)[32] = 2.0; // one past the region
-  });
+  task.access(css_contiguous(data.data(), 32 * sizeof(double)), CSS_INOUT).function(write_one_past);
   EXPECT_DEATH(
       {
         Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
