@@ -19,11 +19,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* GPUSS_VERSION_MAJOR, _MINOR, _PATCH and the string GPUSS_VERSION
+ * ("major.minor.patch") of the headers; css_version() is the library's. */
+#include "gpuss_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define GPUSS_ABI_VERSION 2
+
+/* The version of the library the program runs with, "major.minor.patch": the
+ * GPUSS_VERSION it was built with. Any thread may call it, at any time. */
+const char *css_version(void);
 
 /* ---------------------------------------------------------------- regions */
 

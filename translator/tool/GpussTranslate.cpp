@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TranslateAction.h"
+#include "gpuss_version.h"
 
+#include "clang/Basic/Version.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/CommandLine.h"
@@ -24,6 +26,9 @@
 #endif
 #ifndef GPUSS_SOURCE_INCLUDE_DIR
 #define GPUSS_SOURCE_INCLUDE_DIR ""
+#endif
+#ifndef GPUSS_GENERATED_INCLUDE_DIR
+#define GPUSS_GENERATED_INCLUDE_DIR ""
 #endif
 #ifndef GPUSS_SOURCE_CUDA_COMPAT_DIR
 #define GPUSS_SOURCE_CUDA_COMPAT_DIR ""
@@ -55,6 +60,13 @@ std::string firstDir(std::initializer_list<std::string> Candidates) {
   return "";
 }
 
+/// The first of `Candidates` that holds `File`.
+std::string firstDirWith(llvm::StringRef File, std::initializer_list<std::string> Candidates) {
+  for (const std::string &C : Candidates)
+    if (!C.empty() && llvm::sys::fs::exists(C + "/" + File)) return C;
+  return "";
+}
+
 bool isCuda(llvm::StringRef File) {
   return File.ends_with(".cu") || File.ends_with(".cuh");
 }
@@ -62,6 +74,9 @@ bool isCuda(llvm::StringRef File) {
 } // namespace
 
 int main(int argc, const char **argv) {
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "gpuss-translate (GPUSs) " GPUSS_VERSION "\n" << clang::getClangFullVersion() << "\n";
+  });
   auto Parser = clang::tooling::CommonOptionsParser::create(argc, argv, Category, llvm::cl::OneOrMore);
   if (!Parser) {
     llvm::errs() << Parser.takeError();
@@ -75,8 +90,12 @@ int main(int argc, const char **argv) {
   std::string Exe = llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
   llvm::StringRef Bin = llvm::sys::path::parent_path(Exe);
   std::string Prefix = llvm::sys::path::parent_path(Bin).str();
+  // gpuss.h and gpuss_version.h: together when installed; in the source and
+  // build trees when run from a build.
   std::string IncludeDir =
-      firstDir({Prefix + "/include/gpuss", Prefix + "/include", GPUSS_SOURCE_INCLUDE_DIR});
+      firstDirWith("gpuss.h", {Prefix + "/include/gpuss", Prefix + "/include", GPUSS_SOURCE_INCLUDE_DIR});
+  std::string VersionIncludeDir = firstDirWith(
+      "gpuss_version.h", {Prefix + "/include/gpuss", Prefix + "/include", GPUSS_GENERATED_INCLUDE_DIR});
   std::string CompatDir = firstDir({Prefix + "/share/gpuss/cuda-compat", GPUSS_SOURCE_CUDA_COMPAT_DIR});
   if (const char *Env = std::getenv("GPUSS_CUDA_COMPAT_DIR")) CompatDir = Env;
   std::string CudaPath = GPUSS_CUDA_PATH;
@@ -87,6 +106,8 @@ int main(int argc, const char **argv) {
   if (std::string(GPUSS_CLANG_RESOURCE_DIR).size())
     Extra.push_back("-resource-dir=" GPUSS_CLANG_RESOURCE_DIR);
   if (!IncludeDir.empty()) Extra.push_back("-idirafter" + IncludeDir);
+  if (!VersionIncludeDir.empty() && VersionIncludeDir != IncludeDir)
+    Extra.push_back("-idirafter" + VersionIncludeDir);
   if (isCuda(Sources.front())) {
     Extra.insert(Extra.end(),
                  {"--cuda-host-only", "--cuda-path=" + CudaPath, "-nocudalib", "--no-cuda-version-check"});
