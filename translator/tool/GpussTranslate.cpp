@@ -6,18 +6,26 @@
 // source that calls libgpuss. The library does the work; this file only sets
 // up the Clang invocation and writes the result (nothing on error).
 //
+// Exit status: 0 translated; 1 errors in the directives (or an output that
+// cannot be written); 2 a bad command line; 3 the source does not compile
+// with Clang (the errors are Clang's; the directives were not read).
+//
 //===----------------------------------------------------------------------===//
 #include "TranslateAction.h"
 #include "gpuss_version.h"
 
 #include "clang/Basic/Version.h"
+#include "clang/Driver/Options.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,7 +59,16 @@ Translates a source with #pragma css directives (GPUSs) into plain C, C++ or
 CUDA that calls libgpuss. Give the compiler flags the source needs after --:
   gpuss-translate cholesky.c -o cholesky.gpuss.c -- -I include -DTS=64
 Sources with no directives come out unchanged. On error nothing is written.
+Exit status: 0 translated, 1 errors in the directives, 2 a bad command line,
+3 the source does not compile with Clang (its errors are shown).
 )");
+
+/// Clang 19 makes these errors by default in C; gcc only warns. The
+/// translator is as lenient as gcc: the compiler that builds the translated
+/// source still applies the user's own -Werror choices.
+const char *const LenientFlags[] = {
+    "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types", "-Wno-error=return-mismatch"};
 
 /// The first existing directory of `Candidates`.
 std::string firstDir(std::initializer_list<std::string> Candidates) {
@@ -65,6 +82,27 @@ std::string firstDirWith(llvm::StringRef File, std::initializer_list<std::string
   for (const std::string &C : Candidates)
     if (!C.empty() && llvm::sys::fs::exists(C + "/" + File)) return C;
   return "";
+}
+
+/// Drops the options Clang's driver does not know, such as gcc's
+/// -fopt-info or -fstack-reuse=: they tune code generation, which the
+/// translator does not do, and Clang would report each as an error.
+clang::tooling::ArgumentsAdjuster dropUnknownOptions() {
+  return [](const clang::tooling::CommandLineArguments &Args, llvm::StringRef) {
+    std::vector<const char *> Argv;
+    for (size_t I = 1; I < Args.size(); ++I)
+      Argv.push_back(Args[I].c_str());
+    unsigned MissingIndex = 0, MissingCount = 0;
+    llvm::opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
+        Argv, MissingIndex, MissingCount, llvm::opt::Visibility(clang::driver::options::ClangOption));
+    std::set<unsigned> Unknown;
+    for (const llvm::opt::Arg *A : Parsed.filtered(clang::driver::options::OPT_UNKNOWN))
+      Unknown.insert(A->getIndex() + 1);
+    clang::tooling::CommandLineArguments Kept;
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (!Unknown.count(I)) Kept.push_back(Args[I]);
+    return Kept;
+  };
 }
 
 bool isCuda(llvm::StringRef File) {
@@ -102,7 +140,9 @@ int main(int argc, const char **argv) {
   if (const char *Env = std::getenv("CUDA_PATH")) CudaPath = Env;
 
   clang::tooling::ClangTool Tool(Parser->getCompilations(), Sources);
+  Tool.appendArgumentsAdjuster(dropUnknownOptions());
   std::vector<std::string> Extra = {"-w", "-Wno-unknown-pragmas"};
+  Extra.insert(Extra.end(), std::begin(LenientFlags), std::end(LenientFlags));
   if (std::string(GPUSS_CLANG_RESOURCE_DIR).size())
     Extra.push_back("-resource-dir=" GPUSS_CLANG_RESOURCE_DIR);
   if (!IncludeDir.empty()) Extra.push_back("-idirafter" + IncludeDir);
@@ -121,7 +161,7 @@ int main(int argc, const char **argv) {
   int Status = Tool.run(Factory.get());
   if (Status != 0) {
     if (!OutputFile.empty()) llvm::sys::fs::remove(OutputFile);
-    return 1;
+    return Result.ParseFailed ? 3 : 1;
   }
 
   if (OutputFile.empty() || OutputFile == "-") {
