@@ -5,10 +5,16 @@
  * gpuss-translate emits calls to these functions; a user may also call them by
  * hand. It is plain C and works from C, C++ and CUDA translation units.
  *
- * Threading: every function here is called from the master thread, the
- * user's own thread. Calls from several user threads are serialised by the
- * runtime but their relative order is then the order the calls happened to
- * take, so keep submission on one thread if the result must be sequential.
+ * Threads (docs/language.md, "Threads"): the runtime belongs to the master,
+ * the thread that makes the first call; submit and synchronise there. The
+ * runtime serialises css_start, css_submit, css_barrier, css_wait_on,
+ * css_unpin and css_finish with one lock, so calls from other threads are
+ * safe but ordered as they happen to take it, and a barrier or wait on holds
+ * it until its tasks are done: another thread's submit waits that long. Task
+ * bodies run on worker threads and may call css_translate, css_cuda_stream,
+ * css_cublas_handle and css_version, never the calls above (no nested tasks:
+ * a body waiting for the lock under the master's barrier never finishes).
+ * css_version may be called from any thread.
  *
  * The ABI is versioned: css_task_desc carries GPUSS_ABI_VERSION and the
  * runtime refuses descriptors from an incompatible translator.
@@ -19,11 +25,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* GPUSS_VERSION_MAJOR, _MINOR, _PATCH and the string GPUSS_VERSION
+ * ("major.minor.patch") of the headers; css_version() is the library's. */
+#include "gpuss_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define GPUSS_ABI_VERSION 2
+
+/* The version of the library the program runs with, "major.minor.patch": the
+ * GPUSS_VERSION it was built with. Any thread may call it, at any time. */
+const char *css_version(void);
 
 /* ---------------------------------------------------------------- regions */
 

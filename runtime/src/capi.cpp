@@ -51,6 +51,10 @@ gpuss::Runtime &started_runtime(ProcessRuntime &process, const css_task_desc *de
 
 extern "C" {
 
+const char *css_version(void) {
+  return GPUSS_VERSION;
+}
+
 void css_start(void) {
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);

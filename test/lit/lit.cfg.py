@@ -1,5 +1,6 @@
 # lit configuration of the gpuss-translate suite.
 import os
+import subprocess
 
 import lit.formats
 
@@ -20,7 +21,10 @@ bin_dir = config.gpuss_bin_dir
 config.substitutions.append(("%gpuss-translate", os.path.join(bin_dir, "gpuss-translate")))
 config.substitutions.append(("%gpuss-cxx", os.path.join(bin_dir, "gpuss-c++")))
 config.substitutions.append(("%gpuss-cc", os.path.join(bin_dir, "gpuss-cc")))
-config.substitutions.append(("%gpuss-include", os.path.join(config.gpuss_source_dir, "include")))
+# gpuss.h is in the source tree, gpuss_version.h (which it includes) in the
+# build tree: `-I %gpuss-include` names both.
+config.substitutions.append(("%gpuss-include", "%s -I %s" % (os.path.join(config.gpuss_source_dir, "include"),
+                                                             os.path.join(config.gpuss_build_dir, "include"))))
 config.substitutions.append(("%gpuss-lib", config.gpuss_lib_dir))
 config.substitutions.append(("%gpuss-build", config.gpuss_build_dir))
 config.substitutions.append(("%gpuss-src", config.gpuss_source_dir))
@@ -29,6 +33,14 @@ config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%ninja", config.ninja))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%cc", config.cc))
+config.substitutions.append(("%gpuss-version", config.gpuss_version))
+# Tests of what gcc accepts and Clang rejects need gcc as the wrapped compiler.
+try:
+    cc_version = subprocess.run([config.cc, "--version"], capture_output=True, text=True).stdout
+except OSError:
+    cc_version = ""
+if "Free Software Foundation" in cc_version:
+    config.available_features.add("gcc")
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

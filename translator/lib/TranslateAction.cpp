@@ -25,7 +25,10 @@ public:
     clang::SourceManager &SM = Context.getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       Result.Dependencies.push_back(It->first.getName().str());
-    if (Context.getDiagnostics().hasErrorOccurred()) return;
+    if (Context.getDiagnostics().hasErrorOccurred()) {
+      Result.ParseFailed = true;
+      return;
+    }
     ASTFacts Facts = collectFacts(Context);
     EditPlan Plan;
     if (!analyzeAndPlan(Context, Directives, Facts, Plan)) return;

@@ -18,6 +18,7 @@ namespace gpuss {
 struct TranslationResult {
   std::string Output;                    ///< the translated main file
   bool Changed = false;                  ///< false: Output is the input unchanged
+  bool ParseFailed = false;              ///< Clang reported errors before the directives were read
   std::vector<std::string> Dependencies; ///< every file the parse read
 };
 
