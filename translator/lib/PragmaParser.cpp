@@ -295,7 +295,7 @@ private:
         Task.Clauses.push_back(std::move(C));
         continue;
       } else if (Name.Text == "priority") {
-        if (Task.HasPriority) return fail(Name.Offset, "more than one priority clause");
+        if (Task.HasPriority) return fail(Name.Offset, "more than one priority clause; keep one");
         const Token &Open = next();
         if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'priority', found " + quoted(Open));
         char Stop = 0;
@@ -305,13 +305,13 @@ private:
         Task.Clauses.push_back(std::move(C));
         continue;
       } else if (Name.Text == "label") {
-        if (!Task.Label.empty()) return fail(Name.Offset, "more than one label clause");
+        if (!Task.Label.empty()) return fail(Name.Offset, "more than one label clause; keep one");
         if (!parseLabel(Task.Label)) return false;
         C.Kind = ClauseKind::Label;
         Task.Clauses.push_back(std::move(C));
         continue;
       } else if (Name.Text == "target") {
-        if (Task.HasTarget) return fail(Name.Offset, "more than one target in a task directive");
+        if (Task.HasTarget) return fail(Name.Offset, "more than one target in a task directive; keep one");
         Task.HasTarget = true;
         Task.TargetOffset = Name.Offset;
         if (!parseTarget(Task.Target, Name.Offset, /*Embedded=*/true)) return false;
@@ -371,7 +371,7 @@ private:
       }
       if (Name.Text == "device") {
         next();
-        if (SawDevice) return fail(Name.Offset, "more than one device clause");
+        if (SawDevice) return fail(Name.Offset, "more than one device clause; keep one");
         SawDevice = true;
         const Token &Open = next();
         if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'device', found " + quoted(Open));
@@ -539,7 +539,9 @@ private:
       if (T.K == Token::End)
         return fail(OpenOffset, "unbalanced brackets: '" + std::string(1, Open) + "' is never closed");
       if (T.K == Token::Punct && T.Text == ".." && Closers.empty()) {
-        if (!isSep('.')) return fail(T.Offset, "unexpected '..' here");
+        if (!isSep('.'))
+          return fail(T.Offset, "unexpected '..': a range 'lo..hi' belongs in an SMPSs region '{lo..hi}'; in "
+                                "'[...]' write 'lo:hi'");
         Stop = '.';
         break;
       }

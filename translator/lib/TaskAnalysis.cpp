@@ -290,14 +290,23 @@ private:
     return B;
   }
 
+  /// Why a name is unknown, and where names come from.
+  static std::string whereNamesCome(const NameScope &S) {
+    if (S.TaskFn)
+      return "; a clause may use the parameters of '" + S.TaskFn->getNameAsString() +
+             "' and the macros, enumerators and globals declared before the pragma";
+    return "; a clause here may use the variables in scope at the pragma, macros, enumerators and globals";
+  }
+
   bool checkExprNames(const NameScope &S, const ExprText &E) {
     bool Ok = true;
     for (const ExprName &N : E.Names)
       if (!isKnown(S, N.Name)) {
         if (E.Text == N.Name)
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0'", N.Name);
+          error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
         else
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'", N.Name, E.Text);
+          error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
+                whereNamesCome(S));
         Ok = false;
       }
     return Ok;
@@ -320,9 +329,12 @@ private:
     if (B) return B;
     SourceLocation Loc = S.Raw->locationOf(It.Offset);
     if (S.TaskFn && isKnown(S, It.Name))
-      error(Loc, "'%0' is not a parameter of '%1'", It.Name, S.TaskFn->getNameAsString());
+      error(Loc,
+            "'%0' is not a parameter of '%1': a clause names the data the task reaches through its "
+            "parameters; pass '%0' (or a pointer to it) as a parameter",
+            It.Name, S.TaskFn->getNameAsString());
     else
-      error(Loc, "unknown name '%0'", It.Name);
+      error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
     return std::nullopt;
   }
 
@@ -448,8 +460,9 @@ private:
       if (!It.Dims.empty() && Dims.size() == 1)
         Dims.clear();
       else if (It.Dims.size() > Dims.size()) {
-        error(S.Raw->locationOf(It.Dims[Dims.size()].Offset), "too many dimensions for '%0' of type '%1'", N,
-              printType(B.Type));
+        error(S.Raw->locationOf(It.Dims[Dims.size()].Offset),
+              "too many dimensions for '%0' of type '%1', which has %2", N, printType(B.Type),
+              std::to_string(Dims.size()));
         return std::nullopt;
       }
       for (size_t I = 0; I < It.Dims.size(); ++I) {
@@ -462,7 +475,9 @@ private:
     const std::vector<Dimension> &Parts = It.Shape.empty() ? It.Regions : It.Dims;
     if (Parts.size() > Dims.size()) {
       error(S.Raw->locationOf(Parts[Dims.size()].Offset),
-            "'%0' has %1 dimension(s) here, so this part is one too many", N, std::to_string(Dims.size()));
+            "too many parts for '%0', which has %1 dimension(s) here; remove this one, or give '%0' more "
+            "dimensions with a shape, e.g. '[n][m]%0'",
+            N, std::to_string(Dims.size()));
       return std::nullopt;
     }
     struct Part {
@@ -565,8 +580,9 @@ private:
     if (!T->isPointerType() && !T->isArrayType()) {
       // A variable named at a call site or in `wait on`: the variable itself.
       if (!It.Dims.empty()) {
-        error(S.Raw->locationOf(It.Dims.front().Offset), "dimensions on '%0', which is a scalar of type '%1'",
-              N, printType(T));
+        error(S.Raw->locationOf(It.Dims.front().Offset),
+              "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
+              printType(T));
         return std::nullopt;
       }
       RegionCode R;
@@ -634,7 +650,9 @@ private:
       }
       if (It.Dims.size() > 1) {
         error(S.Raw->locationOf(It.Dims[1].Offset),
-              "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]'", N);
+              "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]', "
+              "or a shape, e.g. '[n][m]%0[i;k][j;l]'",
+              N);
         return std::nullopt;
       }
       std::string Lo, Len;
@@ -644,8 +662,9 @@ private:
       return R;
     }
     if (It.Dims.size() > Rank + 1) {
-      error(S.Raw->locationOf(It.Dims[Rank + 1].Offset), "too many dimensions for '%0' of type '%1'", N,
-            printType(T));
+      error(S.Raw->locationOf(It.Dims[Rank + 1].Offset),
+            "too many dimensions for '%0' of type '%1', which has %2", N, printType(T),
+            std::to_string(Rank + 1));
       return std::nullopt;
     }
     for (size_t I = 2; I < It.Dims.size(); ++I)
@@ -681,7 +700,9 @@ private:
 
   bool checkTaskFunction(const clang::FunctionDecl *FD, SourceLocation UseLoc) {
     if (!FD->getReturnType()->isVoidType()) {
-      error(UseLoc, "task function '%0' returns a value (of type '%1'); task functions must return void",
+      error(UseLoc,
+            "task function '%0' returns a value (of type '%1'); task functions must return void: return "
+            "the result through a pointer parameter named in output(...)",
             FD->getNameAsString(), printType(FD->getReturnType()));
       if (UseLoc != FD->getLocation()) note(FD->getLocation(), "'%0' declared here", FD->getNameAsString());
       return false;
@@ -798,7 +819,9 @@ private:
         Declared = genType(Value->getType(), Name);
         HasDefault = Value->hasDefaultArgument();
       } else {
-        error(P->getLocation(), "template template parameter '%0' of task function '%1' is not supported",
+        error(P->getLocation(),
+              "template template parameter '%0' of task function '%1' is not supported: the generated "
+              "task code cannot forward it; take the class itself as a type parameter instead",
               Name, Function);
         return false;
       }
@@ -907,7 +930,8 @@ private:
           unsigned At = !It.Shape.empty()  ? It.Begin
                         : !It.Dims.empty() ? It.Dims.front().Offset
                                            : It.Regions.front().Offset;
-          error(ItemScope.Raw->locationOf(At), "%0 on '%1', which is a scalar passed by value (type '%2')",
+          error(ItemScope.Raw->locationOf(At),
+                "%0 on '%1', which is a scalar passed by value (type '%2'); name it alone, in input(%1)",
                 !It.Shape.empty()  ? "a shape"
                 : !It.Dims.empty() ? "dimensions"
                                    : "regions",
@@ -1294,7 +1318,9 @@ private:
     if (!inMainFile(fileLoc(R.Begin))) return; // synchronisation in a header is not translated
     const clang::FunctionDecl *FD = functionAround(R.Begin);
     if (!FD) {
-      error(R.NameLoc, "'#pragma css %0' must be inside a function body", directiveName(P.D.Kind));
+      error(R.NameLoc,
+            "'#pragma css %0' must be inside a function body: it stands where a statement may stand",
+            directiveName(P.D.Kind));
       return;
     }
     std::string Code;
@@ -1336,7 +1362,9 @@ private:
       return;
     }
     if (!replaceDirective(R, Code)) {
-      error(R.NameLoc, "'#pragma css %0' must be written as a #pragma line of the main file",
+      error(R.NameLoc,
+            "'#pragma css %0' must be written as a #pragma line of the main file: one made by a macro "
+            "or '_Pragma' is not rewritten",
             directiveName(P.D.Kind));
       return;
     }
