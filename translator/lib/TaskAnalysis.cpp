@@ -384,6 +384,18 @@ private:
 
   static bool isScalar(clang::QualType T) { return !T->isPointerType() && !T->isArrayType(); }
 
+  /// Whether the generated code can take sizeof(T): a complete type, or a
+  /// class template specialization not instantiated yet (`std::array<double,
+  /// 4>` named only in a prototype), which sizeof instantiates.
+  static bool hasKnownSize(clang::QualType T) {
+    if (T->isVoidType() || T->isFunctionType()) return false;
+    if (!T->isIncompleteType()) return true;
+    if (const auto *Spec =
+            llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+      return Spec->getSpecializedTemplate()->getTemplatedDecl()->hasDefinition();
+    return false;
+  }
+
   static std::string paren(const std::string &E) { return "(" + E + ")"; }
   static std::string count(const std::string &E) { return "(size_t)(" + E + ")"; }
   /// An extent from a type: a number needs no parentheses.
@@ -441,7 +453,7 @@ private:
             It.Shape.empty() ? "regions '{...}'" : "a shape '[...]'", N, printType(B.Type));
       return std::nullopt;
     }
-    if (Shape->Scalar->isVoidType() || Shape->Scalar->isIncompleteType() || Shape->Scalar->isFunctionType()) {
+    if (!hasKnownSize(Shape->Scalar)) {
       error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
             printType(B.Type));
       return std::nullopt;
@@ -604,10 +616,10 @@ private:
       std::string OrigExtent = OrigArray ? extentOf(OrigArray) : "";
       if (!OrigExtent.empty())
         Whole = countExtent(OrigExtent) + " * sizeof(*" + N + ")";
-      else if (!Pointee->isIncompleteType() && !Pointee->isFunctionType() && !Pointee->isVoidType())
+      else if (hasKnownSize(Pointee))
         Whole = "sizeof(*" + N + ")";
     }
-    if (Pointee->isVoidType() || Pointee->isIncompleteType() || Pointee->isFunctionType()) {
+    if (!hasKnownSize(Pointee)) {
       error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
             printType(T));
       return std::nullopt;

@@ -6,6 +6,7 @@
 // RUN: %gpuss-translate %s -o %t.cpp -- -std=c++17
 // RUN: FileCheck %s < %t.cpp
 // RUN: %cxx -fsyntax-only -Wall -std=c++17 -I %gpuss-include %t.cpp
+#include <array>
 #include <complex>
 
 namespace blocks {
@@ -26,10 +27,16 @@ void blocks::apply(Affine f, Mode m, int n, double *x) {
 #pragma css task input(n) inout([n]z)
 void rotate(int n, std::complex<double> *z);
 
+// A class template specialization named only here (not instantiated yet):
+// the generated sizeof instantiates it.
+#pragma css task inout(a)
+void bump(std::array<double, 4> *a);
+
 namespace app {
 void run(double *x, std::complex<double> *z) {
   blocks::apply({2, 1}, blocks::Mode::Add, 4, x);
   rotate(4, z);
+  bump(nullptr);
 }
 } // namespace app
 
@@ -42,3 +49,5 @@ void run(double *x, std::complex<double> *z) {
 // CHECK-NEXT:   int n;
 // CHECK-NEXT:   ::std::complex<double> *z;
 // CHECK: (::std::complex<double> *)css_translate(__css_env, 0, __css_a->z)
+// CHECK-LABEL: struct __css_args_bump {
+// CHECK: __css_acc[0].region = css_contiguous(a, sizeof(*a));
