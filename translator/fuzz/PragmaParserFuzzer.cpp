@@ -18,10 +18,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   }
   auto check = [&](const gpuss::Item &It) {
-    if (It.Offset >= Size || It.Name.empty()) std::abort();
+    if (It.Offset >= Size || It.Begin > It.Offset || It.Name.empty() || It.Tokens.empty()) std::abort();
+    for (const gpuss::ExprText &E : It.Shape)
+      if (E.Text.empty() || E.Offset >= Size) std::abort();
     for (const gpuss::Dimension &D : It.Dims)
       if (D.First.Text.empty() || D.First.Offset >= Size) std::abort();
+    for (const gpuss::Dimension &D : It.Regions) {
+      if (D.Offset >= Size) std::abort();
+      if (D.K != gpuss::Dimension::Whole && (D.First.Text.empty() || D.First.Offset >= Size)) std::abort();
+      bool Two = D.K == gpuss::Dimension::Length || D.K == gpuss::Dimension::Range;
+      if (Two != !D.Second.Text.empty()) std::abort();
+    }
   };
+  const gpuss::TaskDirective &Task = R.Parsed->Task;
+  if (Task.HasPriority && (Task.Priority.Text.empty() || Task.Priority.Offset >= Size)) std::abort();
+  if (Task.HasTarget && Task.TargetOffset >= Size) std::abort();
+  for (const gpuss::Clause &C : Task.Target.Copies)
+    for (const gpuss::Item &It : C.Items)
+      check(It);
   for (const gpuss::Clause &C : R.Parsed->Task.Clauses)
     for (const gpuss::Item &It : C.Items)
       check(It);

@@ -54,7 +54,10 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   }
   S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";
   S += Indent + Desc + ".device_kind = " + (Task.Cuda ? rt::DeviceCuda : rt::DeviceSmp) + ";\n";
-  S += Indent + Desc + ".flags = " + (Task.HighPriority ? rt::HighPriority : "0") + ";\n";
+  std::string Flags = Task.HighPriority ? rt::HighPriority : "0";
+  if (!Task.HighPriority && !Task.Priority.empty())
+    Flags = "((" + Task.Priority + ") > 0 ? " + rt::HighPriority + " : 0)";
+  S += Indent + Desc + ".flags = " + Flags + ";\n";
   S += Indent + Desc + ".num_accesses = " + std::to_string(NumAcc) + ";\n";
   S += Indent + Desc + ".accesses = " + Acc + ";\n";
   S += Indent + Desc + ".body = " + Task.Scope + rt::BodyPrefix + Task.Id + Task.TemplateArgs + ";\n";
@@ -100,10 +103,13 @@ std::string genLineDirective(unsigned Line, const std::string &File) {
 }
 
 std::string genComment(const std::string &Text) {
+  // Neither '*/' nor '/*' (a comment on the pragma line) may stay whole.
   std::string Safe;
   for (size_t I = 0; I < Text.size(); ++I) {
     Safe += Text[I];
-    if (Text[I] == '*' && I + 1 < Text.size() && Text[I + 1] == '/') Safe += ' ';
+    if ((Text[I] == '*' || Text[I] == '/') && I + 1 < Text.size() &&
+        Text[I + 1] == (Text[I] == '*' ? '/' : '*'))
+      Safe += ' ';
   }
   return "/* " + Safe + " */";
 }
@@ -123,7 +129,7 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   S += templateHead(Task) + "struct " + rt::ArgsStructPrefix + Task.Id + " {\n";
   if (Task.Params.empty()) S += "  char " + local("unused") + ";\n";
   for (const ParamCode &P : Task.Params)
-    S += "  " + P.Declarator + ";\n";
+    S += "  " + (P.Storage.empty() ? P.Declarator : P.Storage) + ";\n";
   // The builtin, not <type_traits>: the generated code includes nothing else.
   for (const std::string &Type : Task.DependentParamTypes)
     S += "  static_assert(__is_trivially_copyable(" + Type + "), " +
@@ -144,8 +150,8 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
     if (I) Call += ",\n      ";
     if (P.Access >= 0) {
       UsesEnv = true;
-      Call += "(" + P.TypeName + ")" + rt::Translate + "(" + Env + ", " + std::to_string(P.Access) + ", " +
-              A + "->" + P.Name + ")";
+      Call += (P.Storage.empty() ? "(" + P.TypeName + ")" : std::string()) + rt::Translate + "(" + Env +
+              ", " + std::to_string(P.Access) + ", " + A + "->" + P.Name + ")";
     } else {
       Call += A + "->" + P.Name;
     }

@@ -26,33 +26,56 @@ struct ExprText {
   std::vector<ExprName> Names;
 };
 
-/// One `[...]` of an item.
+/// One `[...]` or `{...}` of an item.
 struct Dimension {
   enum Kind {
-    Extent, ///< [e]: e elements, starting at the first
-    Length, ///< [lo;len]: len elements from lo
-    Range   ///< [lo:hi]: lo to hi inclusive
+    Extent, ///< [e]: e elements, starting at the first (after a shape: element e)
+    Length, ///< [lo;len] or {lo:len}: len elements from lo
+    Range,  ///< [lo:hi] or {lo..hi}: lo to hi inclusive
+    Whole,  ///< {}: the whole dimension
+    Index   ///< {i}: element i
   };
   Kind K = Extent;
-  ExprText First;  ///< e, or lo
-  ExprText Second; ///< len or hi; empty for Extent
+  ExprText First;  ///< e, lo or i; empty for Whole
+  ExprText Second; ///< len or hi; empty for Extent, Whole and Index
   unsigned Offset = 0;
 };
 
-/// `name`, `name[e1][e2]`, `name[lo;len]`, `name[lo:hi]`.
+/// `name`, `name[e1][e2]`, `name[lo;len]`, `name[lo:hi]` (StarSs, OmpSs
+/// sections); `[e1][e2]name` and `[e1]name[lo;len]` (OmpSs shaping
+/// expressions); `name{lo:len}`, `name{lo..hi}`, `name{}`, `name{i}` (SMPSs
+/// 2.x regions, one `{...}` per dimension).
 struct Item {
   std::string Name;
-  unsigned Offset = 0;
-  std::vector<Dimension> Dims;
-  std::string Text; ///< the whole item, whitespace removed (used to match items)
+  unsigned Offset = 0;             ///< of the name
+  unsigned Begin = 0;              ///< of the item's first token (its shape, if any)
+  std::vector<ExprText> Shape;     ///< [e1][e2] before the name
+  std::vector<Dimension> Dims;     ///< [...] after the name
+  std::vector<Dimension> Regions;  ///< {...} after the name
+  std::string Text;                ///< the whole item, whitespace removed (used to match items)
+  std::vector<std::string> Tokens; ///< the item's tokens (to compare items of two directives)
   bool hasSection() const {
     for (const Dimension &D : Dims)
       if (D.K != Dimension::Extent) return true;
     return false;
   }
+  /// Plain StarSs form: no shape and no `{...}`.
+  bool isClassic() const { return Shape.empty() && Regions.empty(); }
 };
 
-enum class ClauseKind { Input, Output, Inout, HighPriority, Device, CopyIn, CopyOut, CopyInout, On };
+enum class ClauseKind {
+  Input,
+  Output,
+  Inout,
+  HighPriority,
+  Priority,
+  Label,
+  Device,
+  CopyIn,
+  CopyOut,
+  CopyInout,
+  On
+};
 
 enum class DeviceKind { Smp, Cuda };
 
@@ -63,23 +86,32 @@ struct Clause {
   DeviceKind Device = DeviceKind::Smp; ///< device(...)
 };
 
-/// `task [input(...)] [output(...)] [inout(...)] [highpriority]`
-struct TaskDirective {
-  std::vector<Clause> Clauses; ///< Input, Output, Inout and HighPriority clauses
-  bool HighPriority = false;
-};
-
 /// `target device(cuda|smp) [copy_in(...)] [copy_out(...)] [copy_inout(...)]`
 struct TargetDirective {
   DeviceKind Device = DeviceKind::Smp;
   std::vector<Clause> Copies; ///< CopyIn, CopyOut and CopyInout clauses
 };
 
-/// `wait on(...)`
+/// `task [input(...)] [output(...)] [inout(...)] [highpriority]
+/// [priority(e)] [label(name)] [target device(...) [copy_...(...)]]`
+struct TaskDirective {
+  std::vector<Clause> Clauses; ///< Input, Output, Inout, HighPriority, Priority and Label clauses
+  bool HighPriority = false;
+  bool HasPriority = false; ///< priority(e): high priority when e > 0 at the call
+  ExprText Priority;
+  std::string Label; ///< label(name), or empty
+  /// `target ...` written inside the task directive.
+  bool HasTarget = false;
+  unsigned TargetOffset = 0;
+  TargetDirective Target;
+};
+
+/// `wait on(...)`, `taskwait on(...)`
 struct WaitDirective {
   std::vector<Item> Items;
 };
 
+/// `taskwait` is read as `barrier`, `taskwait on(...)` as `wait on(...)`.
 enum class DirectiveKind { Task, Target, Barrier, Wait, Start, Finish };
 
 struct Directive {

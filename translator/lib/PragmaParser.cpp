@@ -35,6 +35,10 @@ const char *clauseName(ClauseKind K) {
     return "inout";
   case ClauseKind::HighPriority:
     return "highpriority";
+  case ClauseKind::Priority:
+    return "priority";
+  case ClauseKind::Label:
+    return "label";
   case ClauseKind::Device:
     return "device";
   case ClauseKind::CopyIn:
@@ -86,7 +90,8 @@ std::vector<Token> lex(std::string_view S) {
                (C == '.' && I + 1 < S.size() && std::isdigit(static_cast<unsigned char>(S[I + 1])))) {
       // pp-number: digits, letters, dots, and signs after an exponent.
       ++I;
-      while (I < S.size() && (isIdentChar(S[I]) || S[I] == '.' ||
+      // A pp-number stops before '..' (SMPSs ranges: {0..n-1}).
+      while (I < S.size() && (isIdentChar(S[I]) || (S[I] == '.' && !(I + 1 < S.size() && S[I + 1] == '.')) ||
                               ((S[I] == '+' || S[I] == '-') &&
                                (S[I - 1] == 'e' || S[I - 1] == 'E' || S[I - 1] == 'p' || S[I - 1] == 'P'))))
         ++I;
@@ -100,7 +105,7 @@ std::vector<Token> lex(std::string_view S) {
       if (I < S.size()) ++I;
       T.K = Token::Literal;
     } else {
-      static constexpr std::array<std::string_view, 4> TwoChar = {"::", "->", "<<", ">>"};
+      static constexpr std::array<std::string_view, 5> TwoChar = {"::", "->", "<<", ">>", ".."};
       T.K = Token::Punct;
       I += 1;
       for (std::string_view P : TwoChar)
@@ -132,6 +137,57 @@ bool isKeyword(std::string_view W) {
     if (K == W) return true;
   return false;
 }
+
+/// Clauses of OmpSs, OpenMP and StarSs task directives that GPUSs does not
+/// implement: each is refused with why, and what to write instead.
+struct UnsupportedClause {
+  std::string_view Name;
+  std::string_view Advice;
+};
+
+constexpr std::string_view InoutInstead =
+    "GPUSs orders every two tasks that write the same data; name the data in inout(...) instead (the tasks "
+    "then run one after another, in program order)";
+constexpr std::string_view CopiedInstead =
+    "task arguments are copied when the call happens (scalars by value) and pointers reach their data "
+    "through input, output and inout; remove the clause";
+constexpr std::string_view NotDeferredInstead =
+    "every call of a task function is a task in GPUSs; remove the clause, and where some calls must run "
+    "as plain calls, annotate only the calls that are tasks ('#pragma css task' before the call)";
+constexpr std::string_view RunsToEndInstead =
+    "a GPUSs task runs to its end on the worker that starts it; remove the clause";
+constexpr std::string_view WeakInstead =
+    "GPUSs has no nested tasks, so no weak accesses; name the data in input, output or inout";
+
+constexpr std::array<UnsupportedClause, 23> UnsupportedClauses = {{
+    {"reduction",
+     "GPUSs has no task reductions; name the reduced variable in inout(...) (the tasks that update it then "
+     "run one after another), or let each task write a partial result of its own and combine them after a "
+     "barrier"},
+    {"in_reduction", "GPUSs has no task reductions; name the reduced variable in inout(...)"},
+    {"task_reduction", "GPUSs has no task reductions; name the reduced variable in inout(...)"},
+    {"concurrent", InoutInstead},
+    {"commutative", InoutInstead},
+    {"mutexinoutset", InoutInstead},
+    {"depend",
+     "write depend(in: x) as input(x), depend(out: x) as output(x) and depend(inout: x) as inout(x)"},
+    {"final", NotDeferredInstead},
+    {"if", NotDeferredInstead},
+    {"mergeable", NotDeferredInstead},
+    {"untied", RunsToEndInstead},
+    {"tied", RunsToEndInstead},
+    {"firstprivate", CopiedInstead},
+    {"private", CopiedInstead},
+    {"shared", CopiedInstead},
+    {"default", CopiedInstead},
+    {"weakin", WeakInstead},
+    {"weakout", WeakInstead},
+    {"weakinout", WeakInstead},
+    {"weakconcurrent", WeakInstead},
+    {"weakcommutative", WeakInstead},
+    {"onready", "GPUSs has no task callbacks; remove the clause"},
+    {"cost", "GPUSs learns each task function's durations as it runs; remove the clause"},
+}};
 
 class Parser {
 public:
@@ -176,20 +232,22 @@ private:
     const Token &Name = next();
     D.Offset = Name.Offset;
     if (Name.K != Token::Ident)
-      return fail(Name.Offset,
-                  "expected a directive (task, target, barrier, wait, start or finish) after 'css', "
-                  "found " +
-                      quoted(Name));
+      return fail(
+          Name.Offset,
+          "expected a directive (task, target, barrier, taskwait, wait, start or finish) after 'css', "
+          "found " +
+              quoted(Name));
     if (Name.Text == "task") {
       D.Kind = DirectiveKind::Task;
       return parseTask(D.Task);
     }
     if (Name.Text == "target") {
       D.Kind = DirectiveKind::Target;
-      return parseTarget(D.Target, Name.Offset);
+      return parseTarget(D.Target, Name.Offset, /*Embedded=*/false);
     }
-    if (Name.Text == "wait") {
+    if (Name.Text == "wait" || (Name.Text == "taskwait" && peek().is("on"))) {
       D.Kind = DirectiveKind::Wait;
+      std::string Spelled = std::string(Name.Text) + " on(...)";
       const Token &On = next();
       if (!On.is("on")) return fail(On.Offset, "expected 'on(...)' after 'wait', found " + quoted(On));
       Clause C;
@@ -197,16 +255,16 @@ private:
       C.Offset = On.Offset;
       if (!parseList(C, "on")) return false;
       D.Wait.Items = std::move(C.Items);
-      return expectEnd("wait on(...)");
+      return expectEnd(Spelled);
     }
-    if (Name.Text == "barrier" || Name.Text == "start" || Name.Text == "finish") {
-      D.Kind = Name.Text == "barrier" ? DirectiveKind::Barrier
-               : Name.Text == "start" ? DirectiveKind::Start
-                                      : DirectiveKind::Finish;
+    if (Name.Text == "barrier" || Name.Text == "taskwait" || Name.Text == "start" || Name.Text == "finish") {
+      D.Kind = Name.Text == "barrier" || Name.Text == "taskwait" ? DirectiveKind::Barrier
+               : Name.Text == "start"                            ? DirectiveKind::Start
+                                                                 : DirectiveKind::Finish;
       return expectEnd(Name.Text);
     }
     return fail(Name.Offset, "unknown directive '" + std::string(Name.Text) +
-                                 "' (expected task, target, barrier, wait, start or finish)");
+                                 "' (expected task, target, barrier, taskwait, wait, start or finish)");
   }
 
   bool expectEnd(std::string_view After) {
@@ -220,8 +278,9 @@ private:
     while (peek().K != Token::End) {
       const Token &Name = next();
       if (Name.K != Token::Ident)
-        return fail(Name.Offset,
-                    "expected a clause (input, output, inout or highpriority), found " + quoted(Name));
+        return fail(Name.Offset, "expected a clause (input, output, inout, highpriority, priority, label or "
+                                 "target), found " +
+                                     quoted(Name));
       Clause C;
       C.Offset = Name.Offset;
       if (Name.Text == "input" || Name.Text == "in")
@@ -235,24 +294,84 @@ private:
         C.Kind = ClauseKind::HighPriority;
         Task.Clauses.push_back(std::move(C));
         continue;
-      } else
+      } else if (Name.Text == "priority") {
+        if (Task.HasPriority) return fail(Name.Offset, "more than one priority clause; keep one");
+        const Token &Open = next();
+        if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'priority', found " + quoted(Open));
+        char Stop = 0;
+        if (!parseExpr(Task.Priority, Open.Offset, '(', ')', "", Stop)) return false;
+        Task.HasPriority = true;
+        C.Kind = ClauseKind::Priority;
+        Task.Clauses.push_back(std::move(C));
+        continue;
+      } else if (Name.Text == "label") {
+        if (!Task.Label.empty()) return fail(Name.Offset, "more than one label clause; keep one");
+        if (!parseLabel(Task.Label)) return false;
+        C.Kind = ClauseKind::Label;
+        Task.Clauses.push_back(std::move(C));
+        continue;
+      } else if (Name.Text == "target") {
+        if (Task.HasTarget) return fail(Name.Offset, "more than one target in a task directive; keep one");
+        Task.HasTarget = true;
+        Task.TargetOffset = Name.Offset;
+        if (!parseTarget(Task.Target, Name.Offset, /*Embedded=*/true)) return false;
+        continue;
+      } else {
+        for (const UnsupportedClause &U : UnsupportedClauses)
+          if (Name.Text == U.Name)
+            return fail(Name.Offset, "clause '" + std::string(Name.Text) +
+                                         "' is not supported by GPUSs: " + std::string(U.Advice));
+        if (Name.Text == "device" || Name.Text == "copy_in" || Name.Text == "copy_out" ||
+            Name.Text == "copy_inout")
+          return fail(Name.Offset, "'" + std::string(Name.Text) +
+                                       "' belongs to a target: write 'target device(...)' before it");
         return fail(Name.Offset, "unknown clause '" + std::string(Name.Text) +
-                                     "' in a task directive (expected input, output, inout or highpriority)");
+                                     "' in a task directive (expected input, output, inout, highpriority, "
+                                     "priority, label or target)");
+      }
       if (!parseList(C, Name.Text)) return false;
       Task.Clauses.push_back(std::move(C));
     }
     return true;
   }
 
-  bool parseTarget(TargetDirective &Target, unsigned DirectiveOffset) {
+  /// `label(name)` or `label("name")`.
+  bool parseLabel(std::string &Label) {
+    const Token &Open = next();
+    if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'label', found " + quoted(Open));
+    const Token &Name = next();
+    if (Name.K == Token::Ident) {
+      Label = std::string(Name.Text);
+    } else if (Name.K == Token::Literal && Name.Text.size() >= 2 && Name.Text.front() == '"' &&
+               Name.Text.back() == '"') {
+      Label = std::string(Name.Text.substr(1, Name.Text.size() - 2));
+    } else if (Name.is(")")) {
+      return fail(Name.Offset, "empty list in 'label': give the task's name");
+    } else {
+      return fail(Name.Offset, "expected a name in 'label', found " + quoted(Name));
+    }
+    if (Label.empty()) return fail(Name.Offset, "empty label");
+    const Token &Close = next();
+    if (Close.K == Token::End)
+      return fail(Open.Offset, "unbalanced brackets: '(' of 'label' is never closed");
+    if (!Close.is(")")) return fail(Close.Offset, "expected ')' after the label, found " + quoted(Close));
+    return true;
+  }
+
+  /// The clauses of a target directive; embedded in a task directive, it
+  /// ends at the first clause that is not a target's.
+  bool parseTarget(TargetDirective &Target, unsigned DirectiveOffset, bool Embedded) {
     bool SawDevice = false;
     while (peek().K != Token::End) {
-      const Token &Name = next();
-      if (Name.K != Token::Ident)
+      const Token &Name = peek();
+      if (Name.K != Token::Ident) {
+        if (Embedded) break;
         return fail(Name.Offset,
                     "expected a clause (device, copy_in, copy_out or copy_inout), found " + quoted(Name));
+      }
       if (Name.Text == "device") {
-        if (SawDevice) return fail(Name.Offset, "more than one device clause");
+        next();
+        if (SawDevice) return fail(Name.Offset, "more than one device clause; keep one");
         SawDevice = true;
         const Token &Open = next();
         if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'device', found " + quoted(Open));
@@ -281,10 +400,13 @@ private:
         C.Kind = ClauseKind::CopyOut;
       else if (Name.Text == "copy_inout")
         C.Kind = ClauseKind::CopyInout;
+      else if (Embedded)
+        break;
       else
         return fail(Name.Offset,
                     "unknown clause '" + std::string(Name.Text) +
                         "' in a target directive (expected device, copy_in, copy_out or copy_inout)");
+      next();
       if (!parseList(C, Name.Text)) return false;
       Target.Copies.push_back(std::move(C));
     }
@@ -315,22 +437,36 @@ private:
   }
 
   bool parseItem(Item &It) {
+    size_t FirstToken = Pos;
+    It.Begin = peek().Offset;
+    // OmpSs shaping expressions: [e1][e2]name.
+    while (peek().is("[")) {
+      const Token &Open = next();
+      ExprText E;
+      char Stop = 0;
+      if (!parseExpr(E, Open.Offset, '[', ']', "", Stop)) return false;
+      It.Text += "[" + squeeze(E.Text) + "]";
+      It.Shape.push_back(std::move(E));
+    }
     const Token &Name = next();
-    if (Name.K != Token::Ident || isKeyword(Name.Text))
+    if (Name.K != Token::Ident || isKeyword(Name.Text)) {
+      if (!It.Shape.empty())
+        return fail(Name.Offset, "expected a name after the shape, found " + quoted(Name));
       return fail(Name.Offset, "expected a name, found " + quoted(Name));
+    }
     It.Name = std::string(Name.Text);
     It.Offset = Name.Offset;
-    It.Text = It.Name;
+    It.Text += It.Name;
     while (peek().is("[")) {
       const Token &Open = next();
       Dimension D;
       D.Offset = Open.Offset;
       char Stop = 0;
-      if (!parseExpr(D.First, Open.Offset, /*AllowSectionSep=*/true, Stop)) return false;
+      if (!parseExpr(D.First, Open.Offset, '[', ']', ";:", Stop)) return false;
       if (Stop == ';' || Stop == ':') {
         D.K = Stop == ';' ? Dimension::Length : Dimension::Range;
         unsigned SepOffset = Tokens[Pos - 1].Offset;
-        if (!parseExpr(D.Second, SepOffset, /*AllowSectionSep=*/false, Stop)) return false;
+        if (!parseExpr(D.Second, SepOffset, '[', ']', "", Stop)) return false;
       }
       It.Text += "[" + squeeze(D.First.Text);
       if (D.K != Dimension::Extent)
@@ -338,6 +474,48 @@ private:
       It.Text += "]";
       It.Dims.push_back(std::move(D));
     }
+    // SMPSs 2.x regions: {lo:len}, {lo..hi}, {}, {i}.
+    while (peek().is("{")) {
+      const Token &Open = next();
+      Dimension D;
+      D.Offset = Open.Offset;
+      if (peek().is("}")) {
+        next();
+        D.K = Dimension::Whole;
+        It.Text += "{}";
+        It.Regions.push_back(std::move(D));
+        continue;
+      }
+      char Stop = 0;
+      if (!parseExpr(D.First, Open.Offset, '{', '}', ":.", Stop)) return false;
+      D.K = Dimension::Index;
+      if (Stop == ':' || Stop == '.') {
+        D.K = Stop == ':' ? Dimension::Length : Dimension::Range;
+        unsigned SepOffset = Tokens[Pos - 1].Offset;
+        if (!parseExpr(D.Second, SepOffset, '{', '}', "", Stop)) return false;
+      }
+      It.Text += "{" + squeeze(D.First.Text);
+      if (D.K == Dimension::Length || D.K == Dimension::Range)
+        It.Text += std::string(D.K == Dimension::Length ? ":" : "..") + squeeze(D.Second.Text);
+      It.Text += "}";
+      It.Regions.push_back(std::move(D));
+    }
+    if (peek().is("["))
+      return fail(peek().Offset, "'[...]' after '{...}' in '" + It.Text +
+                                     "': write the dimensions '[...]' first, then the regions '{...}'");
+    if (!It.Regions.empty())
+      for (const Dimension &D : It.Dims)
+        if (D.K != Dimension::Extent)
+          return fail(D.Offset, "a section '[...]' and regions '{...}' in one item ('" + It.Text +
+                                    "'): give the part with one notation, e.g. '" + It.Name +
+                                    "{lo:len}' for '" + It.Name + "[lo;len]'");
+    if (!It.Shape.empty() && !It.Regions.empty())
+      return fail(It.Regions.front().Offset,
+                  "a shape '[...]" + It.Name + "' and regions '{...}' in one item ('" + It.Text +
+                      "'): after a shape, give the part with sections, e.g. '[n][m]" + It.Name +
+                      "[i;1][0;m]'");
+    for (size_t I = FirstToken; I < Pos; ++I)
+      It.Tokens.emplace_back(Tokens[I].Text);
     return true;
   }
 
@@ -348,24 +526,34 @@ private:
     return Out;
   }
 
-  /// Reads a C expression up to a ']' (or ';' / ':' when a section separator
-  /// may come), keeping brackets balanced. Consumes the terminator.
-  bool parseExpr(ExprText &E, unsigned OpenOffset, bool AllowSectionSep, char &Stop) {
+  /// Reads a C expression up to `Close` at depth 0, or one of `Seps` at depth
+  /// 0 (';', ':', and '.' for the token '..'), keeping brackets balanced.
+  /// Consumes the terminator and says which it was in `Stop`.
+  bool parseExpr(ExprText &E, unsigned OpenOffset, char Open, char Close, std::string_view Seps, char &Stop) {
     std::vector<char> Closers;
     int PendingTernary = 0;
     size_t First = Pos;
+    auto isSep = [&](char C) { return Seps.find(C) != std::string_view::npos; };
     while (true) {
       const Token &T = peek();
-      if (T.K == Token::End) return fail(OpenOffset, "unbalanced brackets: '[' is never closed");
+      if (T.K == Token::End)
+        return fail(OpenOffset, "unbalanced brackets: '" + std::string(1, Open) + "' is never closed");
+      if (T.K == Token::Punct && T.Text == ".." && Closers.empty()) {
+        if (!isSep('.'))
+          return fail(T.Offset, "unexpected '..': a range 'lo..hi' belongs in an SMPSs region '{lo..hi}'; in "
+                                "'[...]' write 'lo:hi'");
+        Stop = '.';
+        break;
+      }
       if (T.K == Token::Punct && T.Text.size() == 1) {
         char C = T.Text[0];
         if (C == '(' || C == '[' || C == '{') {
           Closers.push_back(C == '(' ? ')' : C == '[' ? ']' : '}');
         } else if (C == ')' || C == ']' || C == '}') {
           if (Closers.empty()) {
-            if (C != ']')
+            if (C != Close)
               return fail(T.Offset, "unbalanced brackets: unexpected '" + std::string(1, C) + "'");
-            Stop = ']';
+            Stop = Close;
             break;
           }
           if (Closers.back() != C)
@@ -377,8 +565,9 @@ private:
         } else if ((C == ';' || C == ':') && Closers.empty()) {
           if (C == ':' && PendingTernary > 0) {
             --PendingTernary;
-          } else if (!AllowSectionSep) {
-            return fail(T.Offset, "unexpected '" + std::string(1, C) + "' in a dimension");
+          } else if (!isSep(C)) {
+            return fail(T.Offset, "unexpected '" + std::string(1, C) + "' in " +
+                                      (Open == '(' ? "the expression" : "a dimension"));
           } else {
             Stop = C;
             break;
@@ -388,8 +577,10 @@ private:
       next();
     }
     const Token &Terminator = peek();
-    if (Pos == First)
-      return fail(Terminator.Offset, "expected an expression before '" + std::string(1, Stop) + "'");
+    if (Pos == First) {
+      std::string What = Stop == '.' ? ".." : std::string(1, Stop);
+      return fail(Terminator.Offset, "expected an expression before '" + What + "'");
+    }
     unsigned Begin = Tokens[First].Offset;
     E.Offset = Begin;
     E.Text = std::string(Text.substr(Begin, Terminator.Offset - Begin));

@@ -8,10 +8,12 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -134,8 +136,22 @@ private:
 
   std::vector<TaskCode> Tasks;
   std::vector<const RawDirective *> TaskPragma; ///< per task: the pragma (for #line of its support code)
+  std::vector<const clang::FunctionDecl *> TaskFunction;   ///< per task: the function it calls
   std::map<const clang::FunctionDecl *, size_t> DeclTasks; ///< canonical decl -> task
-  std::map<const clang::FunctionDecl *, std::string> DeclTaskText;
+  /// What a declaration's task directives say, to compare them with the
+  /// directives of another declaration of the same function.
+  struct SummaryEntry {
+    std::string Key;   ///< parameters named by position
+    std::string Shown; ///< as written, e.g. "inout(a[n])"
+    const RawDirective *Raw = nullptr;
+    unsigned Offset = 0;
+    bool operator<(const SummaryEntry &O) const { return Key < O.Key; }
+  };
+  struct DirectiveSummary {
+    std::vector<SummaryEntry> Entries; ///< sorted by Key
+    const RawDirective *Raw = nullptr;
+  };
+  std::map<const clang::FunctionDecl *, DirectiveSummary> DeclTaskSummary;
   std::map<const clang::CallExpr *, size_t> CallSiteTasks;
   std::set<const clang::FunctionDecl *> CudaFunctions; ///< canonical decls
   std::set<size_t> SupportEmitted;
@@ -274,14 +290,23 @@ private:
     return B;
   }
 
+  /// Why a name is unknown, and where names come from.
+  static std::string whereNamesCome(const NameScope &S) {
+    if (S.TaskFn)
+      return "; a clause may use the parameters of '" + S.TaskFn->getNameAsString() +
+             "' and the macros, enumerators and globals declared before the pragma";
+    return "; a clause here may use the variables in scope at the pragma, macros, enumerators and globals";
+  }
+
   bool checkExprNames(const NameScope &S, const ExprText &E) {
     bool Ok = true;
     for (const ExprName &N : E.Names)
       if (!isKnown(S, N.Name)) {
         if (E.Text == N.Name)
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0'", N.Name);
+          error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
         else
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'", N.Name, E.Text);
+          error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
+                whereNamesCome(S));
         Ok = false;
       }
     return Ok;
@@ -289,10 +314,13 @@ private:
 
   bool checkItemNames(const NameScope &S, const Item &It) {
     bool Ok = true;
-    for (const Dimension &D : It.Dims) {
-      Ok &= checkExprNames(S, D.First);
-      if (D.K != Dimension::Extent) Ok &= checkExprNames(S, D.Second);
-    }
+    for (const ExprText &E : It.Shape)
+      Ok &= checkExprNames(S, E);
+    for (const std::vector<Dimension> *Dims : {&It.Dims, &It.Regions})
+      for (const Dimension &D : *Dims) {
+        Ok &= checkExprNames(S, D.First);
+        Ok &= checkExprNames(S, D.Second);
+      }
     return Ok;
   }
 
@@ -301,40 +329,272 @@ private:
     if (B) return B;
     SourceLocation Loc = S.Raw->locationOf(It.Offset);
     if (S.TaskFn && isKnown(S, It.Name))
-      error(Loc, "'%0' is not a parameter of '%1'", It.Name, S.TaskFn->getNameAsString());
+      error(Loc,
+            "'%0' is not a parameter of '%1': a clause names the data the task reaches through its "
+            "parameters; pass '%0' (or a pointer to it) as a parameter",
+            It.Name, S.TaskFn->getNameAsString());
     else
-      error(Loc, "unknown name '%0'", It.Name);
+      error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
     return std::nullopt;
   }
 
   // ------------------------------------------------------------ types
-  std::string printType(clang::QualType T, const std::string &Name = "") const {
+  clang::PrintingPolicy policy() const {
     clang::PrintingPolicy Policy(Ctx.getLangOpts());
     Policy.FullyQualifiedName = true;
     Policy.SuppressScope = false;
     Policy.SuppressUnwrittenScope = true;
     Policy.Bool = Ctx.getLangOpts().CPlusPlus || Ctx.getLangOpts().C23;
+    return Policy;
+  }
+
+  /// A type as the user wrote it (for messages).
+  std::string printType(clang::QualType T, const std::string &Name = "") const {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    T.print(OS, Policy, Name);
+    T.print(OS, policy(), Name);
     return S;
+  }
+
+  /// A type for the generated code, which stands at another scope than the
+  /// declaration it comes from: in C++ every name in it is fully qualified
+  /// (`::blocks::Affine`, `::std::complex<double>`).
+  std::string genType(clang::QualType T, const std::string &Name = "") const {
+    if (Ctx.getLangOpts().CPlusPlus)
+      T = clang::TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
+    return printType(T, Name);
+  }
+
+  std::string printExpr(const clang::Expr *E) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    E->printPretty(OS, nullptr, policy());
+    return S;
+  }
+
+  /// The extent of an array type as a C expression: its size, or the size
+  /// expression of a variable-length array; "" where unknown (`[]`, `[*]`).
+  std::string extentOf(const clang::ArrayType *AT) const {
+    if (const auto *C = llvm::dyn_cast<clang::ConstantArrayType>(AT))
+      return std::to_string(C->getSize().getZExtValue());
+    if (const auto *V = llvm::dyn_cast<clang::VariableArrayType>(AT))
+      if (const clang::Expr *Size = V->getSizeExpr()) return printExpr(Size);
+    return "";
   }
 
   static bool isScalar(clang::QualType T) { return !T->isPointerType() && !T->isArrayType(); }
 
+  /// Whether the generated code can take sizeof(T): a complete type, or a
+  /// class template specialization not instantiated yet (`std::array<double,
+  /// 4>` named only in a prototype), which sizeof instantiates.
+  static bool hasKnownSize(clang::QualType T) {
+    if (T->isVoidType() || T->isFunctionType()) return false;
+    if (!T->isIncompleteType()) return true;
+    if (const auto *Spec =
+            llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+      return Spec->getSpecializedTemplate()->getTemplatedDecl()->hasDefinition();
+    return false;
+  }
+
   static std::string paren(const std::string &E) { return "(" + E + ")"; }
   static std::string count(const std::string &E) { return "(size_t)(" + E + ")"; }
+  /// An extent from a type: a number needs no parentheses.
+  static std::string countExtent(const std::string &E) {
+    bool Number = !E.empty() && std::all_of(E.begin(), E.end(), [](char C) { return std::isdigit(C); });
+    return Number ? "(size_t)" + E : count(E);
+  }
 
-  /// Region of an item whose base is a pointer or an array.
   std::optional<RegionCode> buildRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
+    if (It.isClassic()) return buildClassicRegion(S, It, B);
+    return buildShapedRegion(S, It, B);
+  }
+
+  /// The shape of what an item's base points to, as its type gives it.
+  struct TypeShape {
+    std::vector<std::string> Dims; ///< extents, outermost first; Dims[0] may be "" (unknown)
+    unsigned Depth = 0;            ///< subscripts from the base to one scalar element
+    clang::QualType Scalar;        ///< the element type
+  };
+
+  std::optional<TypeShape> typeShape(const BaseInfo &B) const {
+    TypeShape Shape;
+    clang::QualType T = B.Type, Elem;
+    if (const clang::ArrayType *AT = Ctx.getAsArrayType(T)) {
+      Shape.Dims.push_back(extentOf(AT));
+      Elem = AT->getElementType();
+    } else if (T->isPointerType()) {
+      const clang::ArrayType *Orig = B.IsParm ? Ctx.getAsArrayType(B.Original) : nullptr;
+      Shape.Dims.push_back(Orig ? extentOf(Orig) : "");
+      Elem = T->getPointeeType();
+    } else {
+      return std::nullopt;
+    }
+    Shape.Depth = 1;
+    while (const clang::ArrayType *AT = Ctx.getAsArrayType(Elem)) {
+      Shape.Dims.push_back(extentOf(AT));
+      Elem = AT->getElementType();
+      ++Shape.Depth;
+    }
+    Shape.Scalar = Elem;
+    return Shape;
+  }
+
+  /// Region of an item with an OmpSs shape (`[n][m]a`, `[n]a[i;1]`) or SMPSs
+  /// regions (`a{lo:len}{}`): the object is an array of `Dims`, of which the
+  /// item names a part in each dimension; the part must be one block of
+  /// rows (a css_region).
+  std::optional<RegionCode> buildShapedRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
+    SourceLocation Loc = S.Raw->locationOf(It.Offset);
+    const std::string &N = B.Name;
+    unsigned FirstPart = It.Shape.empty() ? It.Regions.front().Offset : It.Begin;
+    std::optional<TypeShape> Shape = typeShape(B);
+    if (!Shape) {
+      error(S.Raw->locationOf(FirstPart), "%0 on '%1', which is a scalar of type '%2'",
+            It.Shape.empty() ? "regions '{...}'" : "a shape '[...]'", N, printType(B.Type));
+      return std::nullopt;
+    }
+    if (!hasKnownSize(Shape->Scalar)) {
+      error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
+            printType(B.Type));
+      return std::nullopt;
+    }
+    // The object's dimensions.
+    std::vector<std::string> Dims;
+    if (!It.Shape.empty()) {
+      // OmpSs: [e1]...[ek]p views p, a pointer to T, as a T[e1]...[ek].
+      for (const ExprText &E : It.Shape)
+        Dims.push_back(E.Text);
+      Dims.insert(Dims.end(), Shape->Dims.begin() + 1, Shape->Dims.end());
+    } else {
+      Dims = Shape->Dims;
+      // StarSs dimensions before SMPSs regions: p[n][m]{..}{..} for a
+      // pointer to scalars, a[n]{..}{..} for a pointer to arrays.
+      if (!It.Dims.empty() && Dims.size() == 1)
+        Dims.clear();
+      else if (It.Dims.size() > Dims.size()) {
+        error(S.Raw->locationOf(It.Dims[Dims.size()].Offset),
+              "too many dimensions for '%0' of type '%1', which has %2", N, printType(B.Type),
+              std::to_string(Dims.size()));
+        return std::nullopt;
+      }
+      for (size_t I = 0; I < It.Dims.size(); ++I) {
+        if (I == Dims.size()) Dims.emplace_back();
+        Dims[I] = It.Dims[I].First.Text;
+      }
+    }
+    // The part in each dimension: OmpSs sections after a shape ([i] is one
+    // element), or SMPSs regions; the dimensions not named are whole.
+    const std::vector<Dimension> &Parts = It.Shape.empty() ? It.Regions : It.Dims;
+    if (Parts.size() > Dims.size()) {
+      error(S.Raw->locationOf(Parts[Dims.size()].Offset),
+            "too many parts for '%0', which has %1 dimension(s) here; remove this one, or give '%0' more "
+            "dimensions with a shape, e.g. '[n][m]%0'",
+            N, std::to_string(Dims.size()));
+      return std::nullopt;
+    }
+    struct Part {
+      std::string Lo, Len;
+      bool Whole = false, One = false;
+    };
+    std::vector<Part> P(Dims.size());
+    for (size_t I = 0; I < Dims.size(); ++I) {
+      Part &Q = P[I];
+      Dimension::Kind K = I < Parts.size() ? Parts[I].K : Dimension::Whole;
+      if (K == Dimension::Extent) K = Dimension::Index; // after a shape: one element
+      switch (K) {
+      case Dimension::Whole:
+        Q.Whole = true;
+        Q.Len = Dims[I];
+        if (Dims[I].empty()) {
+          error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : It.Offset),
+                "cannot tell how many elements '%0' points to (type '%1'): '{}' needs a known extent; give "
+                "the part, e.g. '%0{0:n}', or a shape, e.g. '[n]%0'",
+                N, printType(B.Type));
+          return std::nullopt;
+        }
+        break;
+      case Dimension::Index:
+        Q.Lo = Parts[I].First.Text;
+        Q.Len = "1";
+        Q.One = true;
+        break;
+      case Dimension::Length:
+        Q.Lo = Parts[I].First.Text;
+        Q.Len = Parts[I].Second.Text;
+        Q.One = Q.Len == "1";
+        break;
+      case Dimension::Range:
+        Q.Lo = Parts[I].First.Text;
+        Q.Len = paren(Parts[I].Second.Text) + " - " + paren(Parts[I].First.Text) + " + 1";
+        Q.One = Parts[I].First.Text == Parts[I].Second.Text;
+        break;
+      case Dimension::Extent:
+        break;
+      }
+      if (Q.Lo == "0") Q.Lo.clear();
+    }
+    // The innermost dimension that is not whole ends each row; of the
+    // dimensions around it, one at most may name more than one element.
+    size_t Inner = 0;
+    for (size_t I = 0; I < P.size(); ++I)
+      if (!P[I].Whole) Inner = I;
+    std::optional<size_t> Outer;
+    for (size_t I = 0; I < Inner; ++I)
+      if (!P[I].One) {
+        if (Outer) {
+          error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : FirstPart),
+                "'%0' names a part of more than two dimensions; a task's region is a block of rows (one "
+                "run of elements, or rows of equal runs at a fixed stride): split it into items of one "
+                "row index each, or name a larger block",
+                It.Text);
+          return std::nullopt;
+        }
+        Outer = I;
+      }
+    auto product = [&](size_t From) {
+      std::string Prod;
+      for (size_t J = From; J < Dims.size(); ++J)
+        Prod += count(Dims[J]) + " * ";
+      return Prod;
+    };
+    // One element: *p or (a)[0][0], its address and its size.
+    std::string First = "*" + N, FirstAddress = paren(N);
+    if (Shape->Depth > 1) {
+      First = paren(N);
+      for (unsigned D = 0; D < Shape->Depth; ++D)
+        First += "[0]";
+      FirstAddress = "&" + First;
+    }
+    std::string Elem = "sizeof(" + First + ")";
+    std::string Offset;
+    for (size_t I = 0; I < P.size(); ++I)
+      if (!P[I].Lo.empty()) Offset += (Offset.empty() ? "" : " + ") + product(I + 1) + count(P[I].Lo);
+    RegionCode R;
+    R.Base = Offset.empty() ? N : FirstAddress + " + (" + Offset + ")";
+    std::string RowBytes = (P[Inner].One ? "" : count(P[Inner].Len) + " * ") + product(Inner + 1) + Elem;
+    if (!Outer) {
+      R.Bytes = RowBytes;
+      return R;
+    }
+    R.Base = "(void *)" + paren(R.Base);
+    R.RowBytes = RowBytes;
+    R.Rows = count(P[*Outer].Len);
+    R.Stride = product(*Outer + 1) + Elem;
+    return R;
+  }
+
+  /// Region of a plain StarSs item (no shape, no `{...}`) whose base is a
+  /// pointer or an array.
+  std::optional<RegionCode> buildClassicRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
     SourceLocation Loc = S.Raw->locationOf(It.Offset);
     const std::string &N = B.Name;
     clang::QualType T = B.Type;
     if (!T->isPointerType() && !T->isArrayType()) {
       // A variable named at a call site or in `wait on`: the variable itself.
       if (!It.Dims.empty()) {
-        error(S.Raw->locationOf(It.Dims.front().Offset), "dimensions on '%0', which is a scalar of type '%1'",
-              N, printType(T));
+        error(S.Raw->locationOf(It.Dims.front().Offset),
+              "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
+              printType(T));
         return std::nullopt;
       }
       RegionCode R;
@@ -350,13 +610,16 @@ private:
         Whole = "sizeof " + N;
     } else {
       Pointee = T->getPointeeType();
-      const clang::ConstantArrayType *OrigArray = Ctx.getAsConstantArrayType(B.Original);
-      if (B.IsParm && OrigArray)
-        Whole = "(size_t)" + std::to_string(OrigArray->getSize().getZExtValue()) + " * sizeof(*" + N + ")";
-      else if (!Pointee->isIncompleteType() && !Pointee->isFunctionType() && !Pointee->isVoidType())
+      // A parameter declared as an array (`double a[4][4]`, `ELM data[n]`,
+      // `block R`): the whole array its type gives.
+      const clang::ArrayType *OrigArray = B.IsParm ? Ctx.getAsArrayType(B.Original) : nullptr;
+      std::string OrigExtent = OrigArray ? extentOf(OrigArray) : "";
+      if (!OrigExtent.empty())
+        Whole = countExtent(OrigExtent) + " * sizeof(*" + N + ")";
+      else if (hasKnownSize(Pointee))
         Whole = "sizeof(*" + N + ")";
     }
-    if (Pointee->isVoidType() || Pointee->isIncompleteType() || Pointee->isFunctionType()) {
+    if (!hasKnownSize(Pointee)) {
       error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
             printType(T));
       return std::nullopt;
@@ -399,7 +662,9 @@ private:
       }
       if (It.Dims.size() > 1) {
         error(S.Raw->locationOf(It.Dims[1].Offset),
-              "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]'", N);
+              "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]', "
+              "or a shape, e.g. '[n][m]%0[i;k][j;l]'",
+              N);
         return std::nullopt;
       }
       std::string Lo, Len;
@@ -409,8 +674,9 @@ private:
       return R;
     }
     if (It.Dims.size() > Rank + 1) {
-      error(S.Raw->locationOf(It.Dims[Rank + 1].Offset), "too many dimensions for '%0' of type '%1'", N,
-            printType(T));
+      error(S.Raw->locationOf(It.Dims[Rank + 1].Offset),
+            "too many dimensions for '%0' of type '%1', which has %2", N, printType(T),
+            std::to_string(Rank + 1));
       return std::nullopt;
     }
     for (size_t I = 2; I < It.Dims.size(); ++I)
@@ -446,17 +712,53 @@ private:
 
   bool checkTaskFunction(const clang::FunctionDecl *FD, SourceLocation UseLoc) {
     if (!FD->getReturnType()->isVoidType()) {
-      error(UseLoc, "task function '%0' returns a value (of type '%1'); task functions must return void",
+      error(UseLoc,
+            "task function '%0' returns a value (of type '%1'); task functions must return void: return "
+            "the result through a pointer parameter named in output(...)",
             FD->getNameAsString(), printType(FD->getReturnType()));
       if (UseLoc != FD->getLocation()) note(FD->getLocation(), "'%0' declared here", FD->getNameAsString());
       return false;
     }
-    if (llvm::isa<clang::CXXMethodDecl>(FD)) {
-      error(UseLoc, "member function '%0' cannot be a task; use a free function", FD->getNameAsString());
-      return false;
+    if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(FD)) {
+      std::string Name = M->getParent()->getNameAsString() + "::" + M->getNameAsString();
+      if (!M->isStatic()) {
+        error(UseLoc,
+              "non-static member function '%0' cannot be a task: a task has no object to call it on; make "
+              "it a static member function, or a free function that takes the object by pointer and names "
+              "it in a data clause",
+              Name);
+        return false;
+      }
+      if (M->getParent()->isDependentContext()) {
+        error(UseLoc,
+              "static member function '%0' of a class template cannot be a task; make it a free function "
+              "template",
+              Name);
+        return false;
+      }
+      for (const clang::DeclContext *DC = M->getDeclContext(); DC && DC->isRecord(); DC = DC->getParent()) {
+        const auto *Class = llvm::cast<clang::CXXRecordDecl>(DC);
+        if (Class->isLocalClass() || Class->getName().empty()) {
+          error(UseLoc,
+                "static member function '%0' of a local or unnamed class cannot be a task: the generated "
+                "code cannot name it; move the class to namespace scope and give it a name",
+                Name);
+          return false;
+        }
+      }
+      for (const clang::Decl *D = M; D && D->getDeclContext()->isRecord();
+           D = llvm::cast<clang::Decl>(D->getDeclContext()))
+        if (D->getAccess() != clang::AS_public) {
+          error(UseLoc,
+                "static member function '%0' is not public (it or a class around it is private or "
+                "protected): the generated task code calls it from outside the class; make it public",
+                Name);
+          return false;
+        }
     }
     if (FD->isVariadic()) {
-      error(UseLoc, "variadic function '%0' cannot be a task", FD->getNameAsString());
+      error(UseLoc, "variadic function '%0' cannot be a task: a task needs a fixed list of parameters",
+            FD->getNameAsString());
       return false;
     }
     for (const clang::ParmVarDecl *P : FD->parameters()) {
@@ -467,13 +769,33 @@ private:
               P->getNameAsString(), FD->getNameAsString());
         return false;
       }
+      if (T->isReferenceType()) {
+        error(P->getLocation(),
+              "parameter '%0' of task function '%1' is a reference (type '%2'): a task runs later and "
+              "cannot keep a reference to the caller's variable; pass a pointer and name it in a data "
+              "clause (e.g. 'inout(%0)')",
+              P->getNameAsString(), FD->getNameAsString(), printType(T));
+        return false;
+      }
+      // A C99 variable-length array parameter (`double a[n][n]`) is a
+      // pointer whose type depends on the other parameters: the task keeps
+      // the address and the call gets it back with its type.
+      if (T->isVariablyModifiedType() && (Ctx.getLangOpts().CPlusPlus || !T->isPointerType())) {
+        error(P->getLocation(),
+              "parameter '%0' of task function '%1' has a variable-length array type ('%2'), which "
+              "%3; declare it as a plain pointer and give its shape in the clause, e.g. 'inout([n][n]%0)'",
+              P->getNameAsString(), FD->getNameAsString(), printType(P->getOriginalType()),
+              Ctx.getLangOpts().CPlusPlus ? "C++ does not have" : "a task cannot hold");
+        return false;
+      }
       // A type that depends on template parameters is checked when the
       // template is instantiated (a static_assert in the generated code).
       bool Copyable = !Ctx.getLangOpts().CPlusPlus || T->isDependentType() || T.isTriviallyCopyableType(Ctx);
-      if (T->isReferenceType() || !Copyable || T->isVariablyModifiedType()) {
+      if (!Copyable) {
         error(P->getLocation(),
-              "parameter '%0' of task function '%1' has type '%2', which cannot be copied into "
-              "a task (use a pointer or a trivially copyable value)",
+              "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
+              "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
+              "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
               P->getNameAsString(), FD->getNameAsString(), printType(T));
         return false;
       }
@@ -506,10 +828,12 @@ private:
         Declared = "typename " + Name;
         HasDefault = Type->hasDefaultArgument();
       } else if (const auto *Value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(P)) {
-        Declared = printType(Value->getType(), Name);
+        Declared = genType(Value->getType(), Name);
         HasDefault = Value->hasDefaultArgument();
       } else {
-        error(P->getLocation(), "template template parameter '%0' of task function '%1' is not supported",
+        error(P->getLocation(),
+              "template template parameter '%0' of task function '%1' is not supported: the generated "
+              "task code cannot forward it; take the class itself as a type parameter instead",
               Name, Function);
         return false;
       }
@@ -543,21 +867,34 @@ private:
     return scopeOf(FD->getDeclContext()) + FD->getNameAsString();
   }
 
-  /// "::a::b::" for the named namespaces around DC (C++), "" in C.
+  /// "::a::b::" for the named namespaces and classes around DC (C++), ""
+  /// in C. Anonymous namespaces are left out: a qualified name finds their
+  /// members through the namespace around them.
   std::string scopeOf(const clang::DeclContext *DC) const {
     if (!Ctx.getLangOpts().CPlusPlus) return "";
     std::string S;
     for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
       if (const auto *NS = llvm::dyn_cast<clang::NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
         S = NS->getNameAsString() + "::" + S;
+      else if (const auto *Class = llvm::dyn_cast<clang::CXXRecordDecl>(DC))
+        S = Class->getNameAsString() + "::" + S;
     return "::" + S;
+  }
+
+  /// The name a task shows in traces and errors: label(...), or the
+  /// function's name (Class::name for a static member function).
+  static std::string taskLabel(const clang::FunctionDecl *FD, const TaskDirective &Task) {
+    if (!Task.Label.empty()) return Task.Label;
+    if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(FD))
+      return M->getParent()->getNameAsString() + "::" + M->getNameAsString();
+    return FD->getNameAsString();
   }
 
   /// Builds the model of a task. `FD` names the parameters (declaration
   /// pragma) or is the callee (call-site pragma, `Call` set).
   bool buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task, const ParsedDirective *Target,
                  const NameScope &Scope, const clang::CallExpr *Call, TaskCode &Code) {
-    Code.Label = FD->getNameAsString();
+    Code.Label = taskLabel(FD, Task->D.Task);
     Code.Callee = calleeSpelling(FD);
     // A call-site task of a template's specialization: name it with its
     // arguments, which the trampoline's arguments may not deduce.
@@ -571,8 +908,12 @@ private:
     Code.Cuda = Target && Target->D.Target.Device == DeviceKind::Cuda;
     Code.HighPriority = Task->D.Task.HighPriority;
     Code.Clauses = "#pragma css " + Task->Raw->Text;
-    if (Target) Code.Clauses += " / #pragma css " + Target->Raw->Text;
+    if (Target && Target->Raw != Task->Raw) Code.Clauses += " / #pragma css " + Target->Raw->Text;
     Code.Clauses = sanitizeComment(Code.Clauses);
+    if (Task->D.Task.HasPriority) {
+      if (!checkExprNames(Scope, Task->D.Task.Priority)) return false;
+      Code.Priority = Task->D.Task.Priority.Text;
+    }
 
     // By-value arguments at a call site: the variables passed as scalars.
     std::set<const clang::ValueDecl *> ByValueVars;
@@ -597,10 +938,16 @@ private:
       }
       bool ByValue = (Scope.TaskFn && isScalar(B->Type)) || (B->Var && ByValueVars.count(B->Var));
       if (ByValue) {
-        if (!It.Dims.empty()) {
-          error(ItemScope.Raw->locationOf(It.Dims.front().Offset),
-                "dimensions on '%0', which is a scalar passed by value (type '%1')", It.Name,
-                printType(B->Type));
+        if (!It.Dims.empty() || !It.Shape.empty() || !It.Regions.empty()) {
+          unsigned At = !It.Shape.empty()  ? It.Begin
+                        : !It.Dims.empty() ? It.Dims.front().Offset
+                                           : It.Regions.front().Offset;
+          error(ItemScope.Raw->locationOf(At),
+                "%0 on '%1', which is a scalar passed by value (type '%2'); name it alone, in input(%1)",
+                !It.Shape.empty()  ? "a shape"
+                : !It.Dims.empty() ? "dimensions"
+                                   : "regions",
+                It.Name, printType(B->Type));
           Ok = false;
           return;
         }
@@ -693,8 +1040,12 @@ private:
       PC.Name = P->getName().empty() ? std::string(rt::LocalPrefix) + "p" + std::to_string(I)
                                      : P->getNameAsString();
       clang::QualType T = P->getType().getUnqualifiedType();
-      PC.Declarator = printType(T, PC.Name);
-      PC.TypeName = printType(T);
+      PC.Declarator = genType(T, PC.Name);
+      PC.TypeName = genType(T);
+      if (T->isPointerType() && T->getPointeeType()->isVariablyModifiedType()) {
+        bool Const = Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();
+        PC.Storage = std::string(Const ? "const void *" : "void *") + PC.Name;
+      }
       PC.CopyableUnknown = T->isDependentType() && !T->isPointerType();
       if (T->isPointerType()) {
         const clang::ValueDecl *ArgVar =
@@ -715,6 +1066,21 @@ private:
 
   /// The declaration or statement right after a directive group.
   void attachTask(ParsedDirective *Task, ParsedDirective *Target, const RawDirective *Last) {
+    // `#pragma css task target device(...) ...`: the target written inside.
+    ParsedDirective Embedded;
+    if (Task->D.Task.HasTarget) {
+      if (Target) {
+        error(Target->Raw->NameLoc, "a second target for one task: the task directive has 'target "
+                                    "device(...)' in it already; keep one of the two");
+        note(Task->Raw->locationOf(Task->D.Task.TargetOffset), "the target in the task directive");
+        return;
+      }
+      Embedded.Raw = Task->Raw;
+      Embedded.D.Kind = DirectiveKind::Target;
+      Embedded.D.Offset = Task->D.Task.TargetOffset;
+      Embedded.D.Target = Task->D.Task.Target;
+      Target = &Embedded;
+    }
     SourceLocation End = fileLoc(Last->End);
     auto [File, Off] = SM.getDecomposedLoc(End);
     const clang::Decl *BestDecl = nullptr;
@@ -754,13 +1120,9 @@ private:
       }
       if (!checkTaskFunction(FD, FD->getLocation())) return;
       const clang::FunctionDecl *Canon = FD->getCanonicalDecl();
-      std::string Text = Task->Raw->Text + (Target ? "|" + Target->Raw->Text : "");
-      if (auto It = DeclTaskText.find(Canon); It != DeclTaskText.end()) {
-        if (It->second != Text) {
-          error(Task->Raw->NameLoc, "'%0' already has different task directives", FD->getNameAsString());
-          return;
-        }
-        commentOut(Task, Target);
+      DirectiveSummary Summary = summarize(FD, Task, Target);
+      if (auto It = DeclTaskSummary.find(Canon); It != DeclTaskSummary.end()) {
+        if (checkSameDirectives(FD, It->second, Summary)) commentOut(Task, Target);
         return; // the same directives on another declaration
       }
       NameScope Scope;
@@ -771,10 +1133,11 @@ private:
       if (Template && !describeTemplate(Template, Code)) return;
       Code.Id = uniqueId(FD->getNameAsString());
       DeclTasks[Canon] = Tasks.size();
-      DeclTaskText[Canon] = Text;
+      DeclTaskSummary[Canon] = std::move(Summary);
       if (Code.Cuda) CudaFunctions.insert(Canon);
       Tasks.push_back(std::move(Code));
       TaskPragma.push_back(Task->Raw);
+      TaskFunction.push_back(FD);
       commentOut(Task, Target);
       return;
     }
@@ -808,12 +1171,134 @@ private:
     CallSiteTasks[Call] = Tasks.size();
     Tasks.push_back(std::move(Code));
     TaskPragma.push_back(Task->Raw);
+    TaskFunction.push_back(FD);
     commentOut(Task, Target);
   }
 
   void commentOut(const ParsedDirective *A, const ParsedDirective *B) {
-    for (const ParsedDirective *P : {A, B})
-      if (P) replaceDirective(*P->Raw, "");
+    replaceDirective(*A->Raw, "");
+    if (B && B->Raw != A->Raw) replaceDirective(*B->Raw, "");
+  }
+
+  /// An expression with the parameters of FD named by position, without
+  /// whitespace: "$0*2" for "n * 2".
+  static std::string canonical(const ExprText &E, const clang::FunctionDecl *FD) {
+    std::string Out;
+    size_t At = 0;
+    for (const ExprName &N : E.Names) {
+      size_t Pos = N.Offset - E.Offset;
+      if (Pos < At || Pos > E.Text.size()) continue;
+      Out += E.Text.substr(At, Pos - At);
+      std::string Name = N.Name;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I)
+        if (FD->getParamDecl(I)->getName() == N.Name) Name = "$" + std::to_string(I);
+      Out += Name;
+      At = Pos + N.Name.size();
+    }
+    Out += E.Text.substr(std::min(At, E.Text.size()));
+    Out.erase(std::remove_if(Out.begin(), Out.end(), [](char C) { return std::isspace(C); }), Out.end());
+    return Out;
+  }
+
+  static std::string canonical(const Item &It, const clang::FunctionDecl *FD) {
+    std::string Out;
+    for (const std::string &T : It.Tokens) {
+      std::string C = T;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I)
+        if (FD->getParamDecl(I)->getName() == T) C = "$" + std::to_string(I);
+      Out += C + " ";
+    }
+    return Out;
+  }
+
+  /// `input(n)` of a parameter passed by value: it changes nothing.
+  static bool isByValueParam(const clang::FunctionDecl *FD, const Item &It) {
+    if (!It.isClassic() || !It.Dims.empty()) return false;
+    for (const clang::ParmVarDecl *P : FD->parameters())
+      if (P->getName() == It.Name) return isScalar(P->getType());
+    return false;
+  }
+
+  DirectiveSummary summarize(const clang::FunctionDecl *FD, const ParsedDirective *Task,
+                             const ParsedDirective *Target) const {
+    DirectiveSummary S;
+    S.Raw = Task->Raw;
+    // Data items: one direction each (input and output of one item is inout).
+    std::map<std::string, SummaryEntry> Items;
+    std::map<std::string, std::string> Directions;
+    for (const Clause &C : Task->D.Task.Clauses) {
+      if (C.Kind == ClauseKind::HighPriority) {
+        S.Entries.push_back({"highpriority", "highpriority", Task->Raw, C.Offset});
+      } else if (C.Kind == ClauseKind::Priority) {
+        S.Entries.push_back({"priority " + canonical(Task->D.Task.Priority, FD),
+                             "priority(" + Task->D.Task.Priority.Text + ")", Task->Raw, C.Offset});
+      } else if (C.Kind == ClauseKind::Label) {
+        S.Entries.push_back(
+            {"label " + Task->D.Task.Label, "label(" + Task->D.Task.Label + ")", Task->Raw, C.Offset});
+      } else {
+        std::string Dir = C.Kind == ClauseKind::Input    ? "input"
+                          : C.Kind == ClauseKind::Output ? "output"
+                                                         : "inout";
+        for (const Item &It : C.Items) {
+          if (C.Kind == ClauseKind::Input && isByValueParam(FD, It)) continue; // copied anyway
+          std::string Key = canonical(It, FD);
+          auto [Pos, New] = Directions.emplace(Key, Dir);
+          if (!New && Pos->second != Dir) Pos->second = "inout";
+          if (New) Items[Key] = {"", It.Text, Task->Raw, It.Offset};
+        }
+      }
+    }
+    for (auto &[Key, Entry] : Items) {
+      Entry.Key = Directions[Key] + " " + Key;
+      Entry.Shown = Directions[Key] + "(" + Entry.Shown + ")";
+      S.Entries.push_back(Entry);
+    }
+    if (Target && Target->D.Target.Device == DeviceKind::Cuda)
+      S.Entries.push_back({"device cuda", "target device(cuda)", Target->Raw, Target->D.Offset});
+    if (Target)
+      for (const Clause &C : Target->D.Target.Copies)
+        for (const Item &It : C.Items)
+          S.Entries.push_back({std::string(clauseName(C.Kind)) + " " + canonical(It, FD),
+                               std::string(clauseName(C.Kind)) + "(" + It.Text + ")", Target->Raw,
+                               It.Offset});
+    std::sort(S.Entries.begin(), S.Entries.end());
+    return S;
+  }
+
+  /// Directives on two declarations of one function must say the same.
+  bool checkSameDirectives(const clang::FunctionDecl *FD, const DirectiveSummary &First,
+                           const DirectiveSummary &Here) {
+    auto missingFrom = [](const DirectiveSummary &A, const DirectiveSummary &B) -> const SummaryEntry * {
+      for (const SummaryEntry &E : A.Entries)
+        if (!std::binary_search(B.Entries.begin(), B.Entries.end(), E)) return &E;
+      return nullptr;
+    };
+    const SummaryEntry *OnlyHere = missingFrom(Here, First);
+    const SummaryEntry *OnlyThere = missingFrom(First, Here);
+    if (!OnlyHere && !OnlyThere) return true;
+    std::string Name = FD->getNameAsString();
+    if (OnlyHere && OnlyThere) {
+      error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
+            "the task directives on two declarations of '%0' differ: this one says '%1' where the other "
+            "says '%2'; write the same clauses on both, or annotate one declaration only",
+            Name, OnlyHere->Shown, OnlyThere->Shown);
+      note(OnlyThere->Raw->locationOf(OnlyThere->Offset), "the other declaration's directive says '%0' here",
+           OnlyThere->Shown);
+    } else if (OnlyHere) {
+      error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
+            "the task directives on two declarations of '%0' differ: this one says '%1', the other does "
+            "not; write the same clauses on both, or annotate one declaration only",
+            Name, OnlyHere->Shown);
+      note(First.Raw->NameLoc, "the other declaration's directive is here");
+    } else {
+      error(Here.Raw->NameLoc,
+            "the task directives on two declarations of '%0' differ: this one does not say '%1', the "
+            "other does; write the same clauses on both, or annotate one declaration only",
+            Name, OnlyThere->Shown);
+      note(OnlyThere->Raw->locationOf(OnlyThere->Offset), "the other declaration's directive says '%0' here",
+           OnlyThere->Shown);
+    }
+    return false;
   }
 
   /// Replaces a `#pragma css` directive of the main file with `Code` and a
@@ -845,7 +1330,9 @@ private:
     if (!inMainFile(fileLoc(R.Begin))) return; // synchronisation in a header is not translated
     const clang::FunctionDecl *FD = functionAround(R.Begin);
     if (!FD) {
-      error(R.NameLoc, "'#pragma css %0' must be inside a function body", directiveName(P.D.Kind));
+      error(R.NameLoc,
+            "'#pragma css %0' must be inside a function body: it stands where a statement may stand",
+            directiveName(P.D.Kind));
       return;
     }
     std::string Code;
@@ -887,7 +1374,9 @@ private:
       return;
     }
     if (!replaceDirective(R, Code)) {
-      error(R.NameLoc, "'#pragma css %0' must be written as a #pragma line of the main file",
+      error(R.NameLoc,
+            "'#pragma css %0' must be written as a #pragma line of the main file: one made by a macro "
+            "or '_Pragma' is not rewritten",
             directiveName(P.D.Kind));
       return;
     }
@@ -908,6 +1397,36 @@ private:
     Text += genTaskSupport(Code, SubmitHelper, Opts);
     Text += genLineDirective(lineOf(Loc), fileName(Loc));
     Plan.Insertions.push_back({Loc, Text});
+  }
+
+  /// A static member function task is called by its class's name, and
+  /// after the class: its task code, inserted before the declaration around
+  /// the call, names it.
+  bool checkCallPlace(const CallSite &Site, size_t TaskIndex) {
+    const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
+    if (!M) return true;
+    SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
+    if (llvm::isa<clang::MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts())) {
+      error(Loc,
+            "call static member task function '%0' by its class's name, as '%0(...)', not through an object",
+            Tasks[TaskIndex].Label);
+      return false;
+    }
+    const clang::CXXRecordDecl *Outermost = M->getParent();
+    while (const auto *Around = llvm::dyn_cast<clang::CXXRecordDecl>(Outermost->getDeclContext()))
+      Outermost = Around;
+    const clang::Decl *Top = Site.TopDecl;
+    if (const auto *Template = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(Top))
+      Top = Template->getTemplatedDecl();
+    if (Top == Outermost) {
+      error(Loc,
+            "a call of static member task function '%0' inside the definition of class '%1' cannot be "
+            "translated: the task's code must come after the class; call it from a member function "
+            "defined after the class, or from a free function",
+            Tasks[TaskIndex].Label, Outermost->getNameAsString());
+      return false;
+    }
+    return true;
   }
 
   bool checkNoMacro(const clang::CallExpr *Call, const std::string &Function) {
@@ -971,7 +1490,7 @@ private:
   void planCalls() {
     for (const CallSite &Site : Facts.Calls) {
       if (auto It = CallSiteTasks.find(Site.Call); It != CallSiteTasks.end()) {
-        if (!checkNoMacro(Site.Call, Tasks[It->second].Label)) continue;
+        if (!checkNoMacro(Site.Call, Tasks[It->second].Label) || !checkCallPlace(Site, It->second)) continue;
         emitSupport(It->second, Site, false);
         const TaskCode &Code = Tasks[It->second];
         std::vector<std::string> Args;
@@ -995,7 +1514,7 @@ private:
     if (Site.Enclosing && DeclTasks.count(Site.Enclosing->getCanonicalDecl()))
       return; // a task called inside a task body runs inline
     const TaskCode &Code = Tasks[TaskIndex];
-    if (!checkNoMacro(Site.Call, Code.Label)) return;
+    if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);
     const clang::Expr *Callee = Site.Call->getCallee()->IgnoreParenImpCasts();
     SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());

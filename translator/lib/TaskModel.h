@@ -36,9 +36,13 @@ struct AccessCode {
 };
 
 struct ParamCode {
-  std::string Name;             ///< parameter (and argument struct member) name
-  std::string Declarator;       ///< the parameter type with its name, e.g. "double (*a)[4]"
-  std::string TypeName;         ///< the parameter type alone, e.g. "double (*)[4]"
+  std::string Name;       ///< parameter (and argument struct member) name
+  std::string Declarator; ///< the parameter type with its name, e.g. "double (*a)[4]"
+  std::string TypeName;   ///< the parameter type alone, e.g. "double (*)[4]"
+  /// The argument struct's member when it cannot have the parameter's type:
+  /// "void *a" for a C99 variable-length array parameter (`double a[n][n]`,
+  /// whose type names other parameters); the trampoline passes it uncast.
+  std::string Storage;
   int Access = -1;              ///< the access its pointer is rebased with, or -1
   bool CopyableUnknown = false; ///< depends on template parameters, not a pointer: copyable?
 };
@@ -53,6 +57,7 @@ struct TaskCode {
   std::string Clauses; ///< the directive text, for a comment
   bool Cuda = false;
   bool HighPriority = false;
+  std::string Priority; ///< priority(e): e, evaluated at the call (high priority when > 0)
   /// A function template annotated at its declaration: the generated
   /// struct, trampoline and submit helper are templates with the same
   /// parameters, e.g. Head "template <typename T, int N>", Args "<T, N>".

@@ -19,4 +19,4 @@ void boxed(T *v);
 #pragma css task inout(v[4])
 template <typename T>
 void by_reference(T &v);
-// CHECK: template-unsupported.cpp:21:22: error: parameter 'v' of task function 'by_reference' has type 'T &', which cannot be copied into a task
+// CHECK: template-unsupported.cpp:21:22: error: parameter 'v' of task function 'by_reference' is a reference (type 'T &'): a task runs later and cannot keep a reference to the caller's variable; pass a pointer and name it in a data clause (e.g. 'inout(v)')

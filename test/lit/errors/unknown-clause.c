@@ -1,7 +1,7 @@
 // RUN: not %gpuss-translate %s -o %t.c -- 2>&1 | FileCheck --strict-whitespace %s
 // RUN: test ! -e %t.c
-#pragma css task input(a[4]) reduction(b[4])
+#pragma css task input(a[4]) inputs(b[4])
 void f(int *a, int *b);
-// CHECK: unknown-clause.c:3:30: error: unknown clause 'reduction' in a task directive (expected input, output, inout or highpriority)
-// CHECK-NEXT: {{.*}}| #pragma css task input(a[4]) reduction(b[4])
+// CHECK: unknown-clause.c:3:30: error: unknown clause 'inputs' in a task directive (expected input, output, inout, highpriority, priority, label or target)
+// CHECK-NEXT: {{.*}}| #pragma css task input(a[4]) inputs(b[4])
 // CHECK-NEXT: {{^ *\| {30}\^}}

@@ -2,4 +2,4 @@
 // RUN: test ! -e %t.c
 #pragma css taks inout(a[4])
 void f(int *a);
-// CHECK: unknown-directive.c:3:13: error: unknown directive 'taks' (expected task, target, barrier, wait, start or finish)
+// CHECK: unknown-directive.c:3:13: error: unknown directive 'taks' (expected task, target, barrier, taskwait, wait, start or finish)

@@ -24,7 +24,7 @@ void run(float *x, float *y, double (*a)[4]) {
 // CHECK: /* gpuss: task axpy: {{.*}} */
 // CHECK-NEXT: template <typename T>
 // CHECK-NEXT: struct __css_args_axpy {
-// CHECK-NEXT:   std::size_t n;
+// CHECK-NEXT:   ::std::size_t n;
 // CHECK-NEXT:   T alpha;
 // CHECK-NEXT:   const T *x;
 // CHECK-NEXT:   T *y;
@@ -35,7 +35,7 @@ void run(float *x, float *y, double (*a)[4]) {
 // CHECK-NEXT:   __css_args_axpy<T> *__css_a = (__css_args_axpy<T> *)__css_argp;
 // CHECK-NEXT:   ::lin::axpy<T>(__css_a->n,
 // CHECK: template <typename T>
-// CHECK-NEXT: static void __css_submit_axpy(std::size_t n, T alpha, const T *x, T *y, const char *__css_file, int __css_line) {
+// CHECK-NEXT: static void __css_submit_axpy(::std::size_t n, T alpha, const T *x, T *y, const char *__css_file, int __css_line) {
 // CHECK:   __css_desc.body = ::__css_body_axpy<T>;
 // CHECK:   static const char __css_label[] = "axpy";
 // CHECK-NEXT:   __css_desc.label = __css_label;
