@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""doc-examples.py DOC SECTION OUTDIR TRANSLATE CC CXX INCLUDE
+"""doc-examples.py DOC SECTION OUTDIR TRANSLATE CC CXX INCLUDE [-I INCLUDE...]
 
 Writes each ```c and ```cpp block of the section of DOC whose heading is
 '## SECTION' (up to the next '## ' heading) to OUTDIR, translates it with
@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 
-def main(doc, section, outdir, translate, cc, cxx, include):
+def main(doc, section, outdir, translate, cc, cxx, *include):
     lines = open(doc, encoding="utf-8").read().split("\n")
     try:
         start = lines.index("## " + section)
@@ -34,7 +34,7 @@ def main(doc, section, outdir, translate, cc, cxx, include):
             f.write(text)
         std = ["-std=c++17"] if lang == "cpp" else []
         steps = [[translate, src, "-o", out, "--"] + std,
-                 [cxx if lang == "cpp" else cc, "-fsyntax-only", "-I", include] + std + [out]]
+                 [cxx if lang == "cpp" else cc, "-fsyntax-only", "-I"] + list(include) + std + [out]]
         for step in steps:
             r = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:
@@ -46,6 +46,6 @@ def main(doc, section, outdir, translate, cc, cxx, include):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 8:
+    if len(sys.argv) < 8:
         sys.exit(__doc__)
     sys.exit(main(*sys.argv[1:]))
