@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: compile error in generated code: the task wrappers, emitted at global scope, spell the parameter types as written in the namespace (`Particle *p`, `Vec3 gravity`), unqualified, so they do not resolve.
 // C++ tasks in a namespace, defined out of line with qualified names
 // (`void geo::advance(...)`) and taking that namespace's small structs by
 // value. One task is annotated on its declaration inside the namespace, the

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses `priority(1)` ("unknown clause 'priority'"), `#pragma css taskwait on(total)` and `taskwait` ("unknown directive"); with wait on/barrier it passes.
 // OmpSs array sum as a reduction tree, written with css pragmas: inclusive
 // sections `a[lo:hi]`, `in`/`out` clause names, `priority(1)` on the
 // combining tasks, and `#pragma css taskwait on(total)` to wait for the

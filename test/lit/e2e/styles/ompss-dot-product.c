@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses `label(dot_chunk)` ("unknown clause 'label'") and `#pragma css taskwait` ("unknown directive 'taskwait'"); without them it passes.
 // OmpSs tutorial dot product written with css pragmas: `in`/`out` clause
 // names, OmpSs array sections `x[i;bs]` and `c[j;1]`, a `label(...)` on the
 // task and `#pragma css taskwait` (OmpSs's name for the barrier) before the

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses OmpSs shaping expressions `[bs][bs]A`, `[bs]x`: "expected a name, found '['" (written `A[bs][bs]` it passes).
 // OmpSs array shaping expressions inside css pragmas: a pointer parameter
 // given its shape in the clause, `input([bs][bs]A, [bs][bs]B)`,
 // `inout([bs][bs]C)`, `input([bs]x)`, with `bs` a parameter. Tiled

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses `target device(smp)` inside the task directive: "unknown clause 'target' in a task directive" (on its own line it passes).
 // SMPSs N-queens: the master explores the first rows of the board itself and
 // spawns one task per partial placement; each task gets its own copy of the
 // placement and counts the completions into its own slot. The task pragma

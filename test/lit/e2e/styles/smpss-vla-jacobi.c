@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses C99 VLA parameters: "parameter 'a' of task function 'init_grid' has type 'double (*)[n]', which cannot be copied into a task".
 // C99 variable-length array parameters, as SMPSs users declare them:
 // `void f(int n, double a[n][n])` with the whole array named in the clause
 // (`inout(a)`, `input(src) output(dst)`), the size a scalar input. A blocked

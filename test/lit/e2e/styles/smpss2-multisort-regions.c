@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses SMPSs 2.x regions `{lo:len}`, `{lo..hi}`, `{}` ("found '{'"), then the 1-D VLA parameters `T data[n]` ("has type 'int *', which cannot be copied").
 // SMPSs 2.x multisort with array regions: VLA parameters (`T data[n]`) named
 // whole, and regions in SMPSs 2.x syntax on them: `result{lo:len}` (len
 // elements from lo), `data{lo..hi}` (lo to hi inclusive) and `data{}` (the

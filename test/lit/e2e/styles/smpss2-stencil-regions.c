@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses SMPSs 2.x regions `A{i-1}{j..j+B-1}`, `A{i:B}{j:B}`, `A{}{}`: "expected ',' or ')' in 'input', found '{'" (with section syntax it passes).
 // SMPSs 2.x blocked Gauss-Seidel with region clauses on a whole-grid
 // parameter: each task gets the full array `double A[N][N]` and names the
 // block it updates, `A{i..i+B-1}{j..j+B-1}`, and its four halos, two of them
