@@ -12,9 +12,11 @@
  * safe but ordered as they happen to take it, and a barrier or wait on holds
  * it until its tasks are done: another thread's submit waits that long. Task
  * bodies run on worker threads and may call css_translate, css_cuda_stream,
- * css_cublas_handle and css_version, never the calls above (no nested tasks:
- * a body waiting for the lock under the master's barrier never finishes).
- * css_version may be called from any thread.
+ * css_cublas_handle and css_version; a css_submit in a body creates a child
+ * of the running task, and css_barrier or css_wait_on there waits for the
+ * body's children, without the lock (nested tasks, docs/language.md);
+ * css_finish and css_unpin in a body are an error. css_version may be called
+ * from any thread. After css_finish, the next call starts the runtime again.
  *
  * The ABI is versioned: css_task_desc carries GPUSS_ABI_VERSION and the
  * runtime refuses descriptors from an incompatible translator.

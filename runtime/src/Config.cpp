@@ -161,6 +161,12 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
+  if (const char *v = variable("CSS_NESTED")) {
+    std::string mode = v;
+    if (mode != "tasks" && mode != "inline")
+      fatal("CSS_NESTED='" + mode + "' is not tasks (child tasks) or inline (run at once in the parent)");
+    config.nested_inline = mode == "inline";
+  }
   if (const char *v = variable("CSS_DEVICE_GUARD"))
     if (!parse_memory_size(v, 0, config.device_guard) || std::string(v).back() == '%')
       fatal(std::string("CSS_DEVICE_GUARD='") + v + "' is not a size in bytes (with K/M/G)");

@@ -53,6 +53,8 @@ struct Config {
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
+  bool nested_inline = false; // CSS_NESTED=inline: a task called inside a task body runs at once, inline,
+                              // instead of becoming a child task (CSS_NESTED=tasks, NestedTasks.hpp)
   std::size_t device_guard = 0; // CSS_DEVICE_GUARD: bytes kept unused before and after every device
                                 // replica, so that a task reaching outside its data is caught
                                 // (simulated devices check them after each task; on GPUs,

@@ -19,8 +19,8 @@ void run_task_body(Task &task, const std::vector<void *> &addresses, int device_
   task.body(task.args_data(), &env);
 }
 
-CpuWorkers::CpuWorkers(unsigned count, WorkerContext context, DirectRelease direct)
-    : context_(context), direct_(direct) {
+CpuWorkers::CpuWorkers(unsigned count, WorkerContext context, DirectRelease direct, NestedTasks *nested)
+    : context_(context), direct_(direct), nested_(nested) {
   for (unsigned i = 0; i < count; ++i)
     threads_.emplace_back([this, i] { run(i); });
 }
@@ -35,13 +35,20 @@ void CpuWorkers::stop() {
 }
 
 void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &addresses) {
-  task.start_time = context_.now();
-  run_task_body(task, addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
-  task.end_time = context_.now();
+  {
+    RunningScope running({&task, &addresses, nested_, true, index});
+    task.start_time = context_.now();
+    run_task_body(task, addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
+    task.end_time = context_.now();
+  }
   Stats::add(context_.stats->cpu_busy_ns[index],
              static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
   if (context_.trace->enabled())
     context_.trace->record("cpu" + std::to_string(index), task.label, task.start_time, task.end_time);
+  // A task completes only when its children have: the body's implicit wait.
+  if (task.unfinished_children.load(std::memory_order_acquire) > 0)
+    help_until(index, [&] { return task.unfinished_children.load(std::memory_order_acquire) == 0; });
+  task.children.reset();
 }
 
 TaskRef CpuWorkers::release_directly(Task &task) {
@@ -66,26 +73,33 @@ void CpuWorkers::run(unsigned index) {
   release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
   TaskRef task;
   std::vector<void *> addresses; // reused, so that a task costs no allocation here
-  while (inbox_.pop(task, *context_.stop, context_.spin_rounds)) {
+  while (inbox_.pop(task, *context_.stop, context_.spin_rounds))
+    process(index, std::move(task), addresses);
+}
+
+void CpuWorkers::process(unsigned index, TaskRef task, std::vector<void *> &addresses) {
+  host_addresses(*task, addresses);
+  execute(index, *task, addresses);
+  if (task->parent) {
+    nested_->child_done(task);
+    return;
+  }
+  if (!direct_.graph) {
+    context_.report(Completion{std::move(task), 0, {}});
+    return;
+  }
+  // The helper only frees the inbox place this task was given; the
+  // successors run here never took one.
+  bool from_inbox = true;
+  while (task) {
+    TaskRef next = release_directly(*task);
+    mark_completed(*task, *context_.stats, *direct_.live_tasks);
+    if (from_inbox) context_.report(Completion{std::move(task), 0, {}, true});
+    from_inbox = false;
+    task = std::move(next);
+    if (!task) break;
     host_addresses(*task, addresses);
     execute(index, *task, addresses);
-    if (!direct_.graph) {
-      context_.report(Completion{std::move(task), 0, {}});
-      continue;
-    }
-    // The helper only frees the inbox place this task was given; the
-    // successors run here never took one.
-    bool from_inbox = true;
-    while (task) {
-      TaskRef next = release_directly(*task);
-      mark_completed(*task, *context_.stats, *direct_.live_tasks);
-      if (from_inbox) context_.report(Completion{std::move(task), 0, {}, true});
-      from_inbox = false;
-      task = std::move(next);
-      if (!task) break;
-      host_addresses(*task, addresses);
-      execute(index, *task, addresses);
-    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include "Device.hpp"
 #include "Fatal.hpp"
 #include "HostReleaseHooks.hpp"
+#include "NestedTasks.hpp"
 #include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
@@ -381,9 +382,10 @@ private:
       // not share them between workers (gpuss.h).
       if (command.task->kind == TaskKind::CopyBack)
         copy_back(*command.task, command.addresses, compute);
-      else
-        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute,
-                      lane.cublas->get());
+      else {
+        RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
+        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
+      }
       // A failed launch inside the body would otherwise surface later, at
       // some unrelated call: report it against the task that made it.
       if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)

@@ -22,6 +22,7 @@ namespace gpuss {
 
 struct Stats;
 class Trace;
+class NestedTasks;
 
 // One copy of an object's bytes from one memory space to another.
 //
@@ -88,6 +89,7 @@ struct WorkerContext {
   double (*clock)(const void *) = nullptr; // seconds since runtime start
   const void *clock_arg = nullptr;
   unsigned spin_rounds = 0;
+  NestedTasks *nested = nullptr; // tasks a body calls run inline on devices (NestedTasks.hpp)
   double now() const { return clock(clock_arg); }
   void report(Completion completion) const {
     completions->push(std::move(completion));

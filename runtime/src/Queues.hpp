@@ -118,13 +118,22 @@ private:
   std::vector<T> items_;
 };
 
-// One producer (the helper), one or many consumers (the workers of a pool).
+// Producers: the helper, and for host workers the workers that create or
+// release child tasks; one or many consumers (the workers of a pool).
 template <typename T> class Inbox {
 public:
   void push(T item) {
     {
       std::lock_guard lock(mutex_);
       items_.push_back(std::move(item));
+    }
+    signal_.notify();
+  }
+  // Ahead of everything waiting: the next pop takes it.
+  void push_front(T item) {
+    {
+      std::lock_guard lock(mutex_);
+      items_.push_front(std::move(item));
     }
     signal_.notify();
   }

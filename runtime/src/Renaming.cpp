@@ -8,9 +8,10 @@ DataObjectRef ObjectStore::adopt(std::unique_ptr<DataObject> object) {
   object->id = next_id_.fetch_add(1, std::memory_order_relaxed);
   // The deleter does not free: the helper owns the replicas (device memory,
   // cache position), so it gets the object through the retire queue.
+  if (!retire_queue_) return DataObjectRef(object.release(), [this](DataObject *gone) { destroy(gone); });
   return DataObjectRef(object.release(), [this](DataObject *retired) {
-    retire_queue_.push(retired);
-    helper_signal_.notify();
+    retire_queue_->push(retired);
+    helper_signal_->notify();
   });
 }
 

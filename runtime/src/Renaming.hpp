@@ -39,8 +39,11 @@ class ObjectStore {
 public:
   ObjectStore(int num_spaces, RenameBudget &budget, BatchQueue<DataObject *> &retire_queue,
               WakeSignal &helper_signal)
-      : num_spaces_(num_spaces), budget_(budget), retire_queue_(retire_queue), helper_signal_(helper_signal) {
+      : num_spaces_(num_spaces), budget_(budget), retire_queue_(&retire_queue), helper_signal_(&helper_signal) {
   }
+  // Objects of host memory that no directory tracks (a parent task's
+  // children, NestedTasks.hpp): freed as soon as their last reference goes.
+  explicit ObjectStore(RenameBudget &budget) : num_spaces_(1), budget_(budget) {}
 
   // Master thread. The storage of `region` in user memory.
   DataObjectRef make_original(const Region &region);
@@ -60,8 +63,8 @@ private:
 
   const int num_spaces_;
   RenameBudget &budget_;
-  BatchQueue<DataObject *> &retire_queue_;
-  WakeSignal &helper_signal_;
+  BatchQueue<DataObject *> *retire_queue_ = nullptr; // null: no directory
+  WakeSignal *helper_signal_ = nullptr;
   std::atomic<std::uint64_t> next_id_{1};
 };
 

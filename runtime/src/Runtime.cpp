@@ -8,6 +8,7 @@
 #include "Directory.hpp"
 #include "Fatal.hpp"
 #include "Helper.hpp"
+#include "NestedTasks.hpp"
 #include "HostReleaseHooks.hpp"
 #include "PageLocks.hpp"
 #include "StatsCounters.hpp"
@@ -79,6 +80,7 @@ private:
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> live_tasks_{0};
   std::atomic<unsigned> urgent_waiting_{0};
+  std::unique_ptr<NestedTasks> nested_; // before the workers, which run child tasks
   std::unique_ptr<CpuWorkers> cpus_;
   std::unique_ptr<Helper> helper_;
   bool finished_ = false;
@@ -137,9 +139,16 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     fatal("CSS_SCHEDULER='" + config.scheduler +
           "' is not one of locality, locality-nowait, eager, round-robin");
 
-  WorkerContext context{
-      &queues_.completions, &queues_.signal, stats_.get(), &trace_, &stop_, &RuntimeImpl::clock_of, this,
-      config.spin_rounds};
+  nested_ = std::make_unique<NestedTasks>(config, *stats_);
+  WorkerContext context{&queues_.completions,
+                        &queues_.signal,
+                        stats_.get(),
+                        &trace_,
+                        &stop_,
+                        &RuntimeImpl::clock_of,
+                        this,
+                        config.spin_rounds,
+                        nested_.get()};
   std::vector<std::unique_ptr<SoftwareCache>> caches;
   std::vector<Device *> device_pointers;
   for (auto &device : devices_) {
@@ -165,7 +174,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
                                            *stats_, page_locks_.get());
   DirectRelease direct; // without accelerators, host workers release successors themselves
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
-  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct);
+  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
+  nested_->attach(cpus_.get());
   helper_ = std::make_unique<Helper>(config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
                                      *policy_, *stats_, live_tasks_, stop_, urgent_waiting_);
   helper_->start();
@@ -176,21 +186,7 @@ RuntimeImpl::~RuntimeImpl() {
 }
 
 void RuntimeImpl::validate(const css_task_desc &desc) const {
-  if (desc.abi_version != GPUSS_ABI_VERSION)
-    fatal_for_task(&desc, "was translated for runtime ABI " + std::to_string(desc.abi_version) +
-                              " but libgpuss implements ABI " + std::to_string(GPUSS_ABI_VERSION) +
-                              "; translate it again with this version of gpuss-translate");
-  if (desc.body == nullptr) fatal_for_task(&desc, "has no body");
-  if (desc.num_accesses > 0 && desc.accesses == nullptr)
-    fatal_for_task(&desc, "lists accesses at a null address");
-  if (desc.args_size > 0 && desc.args == nullptr) fatal_for_task(&desc, "has arguments at a null address");
-  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
-    const css_access &access = desc.accesses[i];
-    if (access.direction < CSS_IN || access.direction > CSS_INOUT)
-      fatal_for_task(&desc, "access " + std::to_string(i) + " has no valid direction");
-    if (auto problem = Region::from(access.region).misuse())
-      fatal_for_task(&desc, "access " + std::to_string(i) + ": " + *problem);
-  }
+  check_task_desc(desc);
   if (desc.device_kind == CSS_DEVICE_CUDA) {
     bool any_gpu = false;
     for (const auto &device : devices_)
@@ -228,31 +224,9 @@ void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
 void RuntimeImpl::submit(const css_task_desc &desc) {
   if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
   validate(desc);
-  auto task = std::make_shared<Task>();
-  task->id = tracker_.next_task_id();
-  task->label = desc.label ? desc.label : "<task>";
-  task->file = desc.file ? desc.file : "<unknown>";
-  task->line = desc.line;
-  task->body = desc.body;
-  task->device_kind = desc.device_kind;
-  task->high_priority = (desc.flags & CSS_TASK_HIGH_PRIORITY) != 0;
-  task->set_args(desc.args, desc.args_size);
-  task->accesses.reserve(desc.num_accesses);
-  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
-    const css_access &access = desc.accesses[i];
-    BoundAccess bound;
-    bound.user = access;
-    bound.region = Region::from(access.region);
-    bound.reads = access.direction != CSS_OUT;
-    bound.writes = access.direction != CSS_IN;
-    if (access.copy & CSS_COPY_EXPLICIT) {
-      bound.copy_in = (access.copy & CSS_COPY_IN) != 0;
-      bound.copy_out = (access.copy & CSS_COPY_OUT) != 0;
-    }
-    task->accesses.push_back(bound);
-    release_hooks::watch(bound.region.base, bound.region.end());
-  }
-  task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
+  TaskRef task = make_user_task(desc, tracker_.next_task_id());
+  for (const BoundAccess &access : task->accesses)
+    release_hooks::watch(access.region.base, access.region.end());
   std::vector<TaskRef> created;
   tracker_.add_task(task, created);
   submit_internal(created);
@@ -504,15 +478,20 @@ Runtime::~Runtime() {
   ApiCall call;
   impl_.reset();
 }
+// Inside a task body these are the running task's: its children
+// (NestedTasks.hpp), not the master's graph.
 void Runtime::submit(const css_task_desc &desc) {
+  if (RunningTask *running = running_task()) return running->nested->submit(*running, desc);
   ApiCall call;
   impl_->submit(desc);
 }
 void Runtime::barrier() {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
   impl_->barrier();
 }
 void Runtime::wait_on(std::span<const css_region> regions) {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
   impl_->wait_on(regions);
 }

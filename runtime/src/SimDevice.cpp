@@ -11,6 +11,7 @@
 #include "Device.hpp"
 #include "Fatal.hpp"
 #include "HostReleaseHooks.hpp"
+#include "NestedTasks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -117,7 +118,10 @@ private:
       if (command.task) {
         Task &task = *command.task;
         task.start_time = context_.now();
-        run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
+        {
+          RunningScope running({&task, &command.addresses, context_.nested, false, 0});
+          run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
+        }
         task.end_time = context_.now();
         check_guards(task);
         context_.count_device_task(index(), name(), task);

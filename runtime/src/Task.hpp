@@ -26,6 +26,7 @@ namespace gpuss {
 
 struct Task;
 using TaskRef = std::shared_ptr<Task>;
+struct ChildDomain;
 
 // One access of a task, bound to the storage that holds the version it uses.
 // Accesses that must share storage (AccessGroups.hpp) are bound to one
@@ -74,6 +75,13 @@ struct Task {
   // master waiting on it sees the directory already updated.
   std::atomic<bool> completed{false};
 
+  // Nesting (NestedTasks.hpp). A child knows its parent, which outlives it;
+  // a parent's domain holds its children's graph, made by its body and
+  // dropped when the body and the children are done.
+  Task *parent = nullptr;
+  std::shared_ptr<ChildDomain> children;
+  std::atomic<std::uint32_t> unfinished_children{0};
+
   // Helper-thread bookkeeping.
   int space = -1;           // memory space of the worker that runs it
   double dispatch_time = 0; // seconds since runtime start
@@ -91,6 +99,14 @@ struct Task {
 };
 
 struct Stats;
+
+// Misuse in a descriptor whatever runs it (ABI version, body, directions,
+// regions): an error naming the task.
+void check_task_desc(const css_task_desc &desc);
+
+// A task as `desc` describes it (a checked descriptor): its accesses in
+// user memory, not yet bound to storage.
+TaskRef make_user_task(const css_task_desc &desc, std::uint64_t id);
 
 // The host addresses of a task's accesses: where each lives in host memory
 // (user memory or a renamed buffer).

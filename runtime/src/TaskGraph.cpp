@@ -1,9 +1,56 @@
+#include "Fatal.hpp"
 #include "StatsCounters.hpp"
 #include "Task.hpp"
 
 #include <fstream>
 
 namespace gpuss {
+
+void check_task_desc(const css_task_desc &desc) {
+  if (desc.abi_version != GPUSS_ABI_VERSION)
+    fatal_for_task(&desc, "was translated for runtime ABI " + std::to_string(desc.abi_version) +
+                              " but libgpuss implements ABI " + std::to_string(GPUSS_ABI_VERSION) +
+                              "; translate it again with this version of gpuss-translate");
+  if (desc.body == nullptr) fatal_for_task(&desc, "has no body");
+  if (desc.num_accesses > 0 && desc.accesses == nullptr)
+    fatal_for_task(&desc, "lists accesses at a null address");
+  if (desc.args_size > 0 && desc.args == nullptr) fatal_for_task(&desc, "has arguments at a null address");
+  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
+    const css_access &access = desc.accesses[i];
+    if (access.direction < CSS_IN || access.direction > CSS_INOUT)
+      fatal_for_task(&desc, "access " + std::to_string(i) + " has no valid direction");
+    if (auto problem = Region::from(access.region).misuse())
+      fatal_for_task(&desc, "access " + std::to_string(i) + ": " + *problem);
+  }
+}
+
+TaskRef make_user_task(const css_task_desc &desc, std::uint64_t id) {
+  auto task = std::make_shared<Task>();
+  task->id = id;
+  task->label = desc.label ? desc.label : "<task>";
+  task->file = desc.file ? desc.file : "<unknown>";
+  task->line = desc.line;
+  task->body = desc.body;
+  task->device_kind = desc.device_kind;
+  task->high_priority = (desc.flags & CSS_TASK_HIGH_PRIORITY) != 0;
+  task->set_args(desc.args, desc.args_size);
+  task->accesses.reserve(desc.num_accesses);
+  for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
+    const css_access &access = desc.accesses[i];
+    BoundAccess bound;
+    bound.user = access;
+    bound.region = Region::from(access.region);
+    bound.reads = access.direction != CSS_OUT;
+    bound.writes = access.direction != CSS_IN;
+    if (access.copy & CSS_COPY_EXPLICIT) {
+      bound.copy_in = (access.copy & CSS_COPY_IN) != 0;
+      bound.copy_out = (access.copy & CSS_COPY_OUT) != 0;
+    }
+    task->accesses.push_back(bound);
+  }
+  task->user_accesses.assign(desc.accesses, desc.accesses + desc.num_accesses);
+  return task;
+}
 
 void host_addresses(const Task &task, std::vector<void *> &addresses) {
   addresses.clear();

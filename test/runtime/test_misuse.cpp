@@ -98,21 +98,6 @@ TEST_F(Misuse, SubmitAfterFinish) {
       expected_message(late, "late_task"));
 }
 
-TEST_F(Misuse, SubmitAfterCssFinish) {
-  // Through the C API and its process-wide runtime.
-  static int value;
-  Task late("late_c_task");
-  late.inout(value);
-  EXPECT_DEATH(
-      {
-        Task("early_c_task").inout(value).submit_c();
-        css_finish();
-        late.submit_c();
-        css_barrier();
-      },
-      expected_message(late, "late_c_task"));
-}
-
 TEST_F(Misuse, CudaTaskWithoutAGpu) {
   static int value;
   Task task("cuda_task_without_gpu");

@@ -8,7 +8,9 @@
 // parameter in two to five regions of a window (css_access::group), of
 // mixed shapes, that may overlap each other (input and inout of the same
 // bytes), and reach all of them through the first one's pointer, as
-// translated code does; some tasks have accesses that alias without a group. Bodies fold every value they
+// translated code does; some tasks have accesses that alias without a group.
+// A tenth of the tasks call child tasks in their bodies, up to three levels
+// deep, over parts of the data they write (nested tasks). Bodies fold every value they
 // read into a seed and write deterministic functions of it, so any reordering of a RAW, WAR or WAW pair, a
 // lost copy or a stale replica changes the final bytes. A sequential shadow advances in lock step with
 // submission; at random barriers and wait_on calls the runtime's user memory must equal the shadow.
@@ -88,7 +90,43 @@ template <class F> void for_each_element(const css_task_env *env, std::uint32_t 
 struct StressArgs {
   std::uint32_t id;
   std::uint32_t delay_us; // a few tasks are slow, so that the graph fills up and outputs get renamed
+  std::uint32_t nesting;  // levels of child tasks the body creates over its written data (0: none)
+  Runtime *runtime;       // where children go; null: run them at once (the sequential shadow)
 };
+
+void stress_body(void *args, const css_task_env *env);
+
+// After its own work, a body with nesting left calls one to three child
+// tasks, each over a run of elements of one row of an access it writes, in
+// its own address space (as a child's regions must be). Siblings may
+// overlap: they are ordered by their regions. The sequential shadow runs
+// each at its call, as the sequential program would.
+void call_children(const StressArgs &a, const css_task_env *env) {
+  if (a.nesting == 0) return;
+  std::uint32_t roll = mix(a.id * 7 + a.nesting);
+  for (std::uint32_t c = 0, children = 1 + roll % 3; c < children; ++c) {
+    std::uint32_t index = (roll >> 4) + c * 5;
+    std::uint32_t i = index % env->num_accesses;
+    if (env->accesses[i].direction == CSS_IN) continue;
+    const css_region &shape = env->accesses[i].region;
+    const std::size_t columns = shape.row_bytes / sizeof(std::uint32_t);
+    const std::size_t row = (roll >> 8) % shape.rows, first = (roll >> 12) % columns;
+    const std::size_t count = 1 + (roll >> 20) % (columns - first);
+    std::byte *base =
+        address_of(env, i) + row * (shape.rows > 1 ? shape.stride : 0) + first * sizeof(std::uint32_t);
+    css_access access{css_contiguous(base, count * sizeof(std::uint32_t)), CSS_INOUT, CSS_COPY_DEFAULT, 0};
+    StressArgs child{a.id * 16 + 1 + c, 0, a.nesting - 1, a.runtime};
+    if (!a.runtime) {
+      void *address = base;
+      css_task_env child_env{&address, &access, 1, CSS_DEVICE_SMP, -1, nullptr, nullptr};
+      stress_body(&child, &child_env);
+      continue;
+    }
+    css_task_desc desc{GPUSS_ABI_VERSION, CSS_DEVICE_SMP, 0,        1,       &access, stress_body, &child,
+                       sizeof child,      "stress_child", __FILE__, __LINE__};
+    a.runtime->submit(desc); // inside the body: a child of the running task
+  }
+}
 
 void stress_body(void *args, const css_task_env *env) {
   StressArgs a;
@@ -112,6 +150,7 @@ void stress_body(void *args, const css_task_env *env) {
       break;
     }
   }
+  call_children(a, env);
 }
 
 // ---------------------------------------------------------------- the random program
@@ -143,6 +182,7 @@ struct Step {
   enum Kind { Submit, Barrier, WaitOn } kind = Submit;
   std::uint32_t id = 0;
   std::uint32_t delay_us = 0;
+  std::uint32_t nesting = 0;
   std::vector<AccessSpec> accesses; // Submit
   std::vector<RegionSpec> waited;   // WaitOn
 };
@@ -225,6 +265,7 @@ private:
     Step step;
     step.id = id;
     if (below(100) < 4) step.delay_us = static_cast<std::uint32_t>(100 + below(400));
+    if (below(10) == 0) step.nesting = static_cast<std::uint32_t>(1 + below(3));
     std::vector<bool> used(kElements, false);
     if (below(4) == 0) {
       // One parameter in several regions of a window, reached through one
@@ -281,7 +322,7 @@ void run_sequentially(const Step &step, std::uint32_t *array) {
   css_task_env env{
       addresses.data(), accesses.data(), static_cast<std::uint32_t>(accesses.size()), CSS_DEVICE_SMP, -1,
       nullptr,          nullptr};
-  StressArgs args{step.id, 0};
+  StressArgs args{step.id, 0, step.nesting, nullptr};
   stress_body(&args, &env);
 }
 
@@ -325,7 +366,7 @@ TEST_P(Stress, MatchesSequentialExecution) {
       Task task("stress");
       for (const AccessSpec &a : step.accesses)
         task.access(a.region.at(array.data()), a.direction, CSS_COPY_DEFAULT, a.group);
-      task.function(stress_body, StressArgs{step.id, step.delay_us}).submit(runtime);
+      task.function(stress_body, StressArgs{step.id, step.delay_us, step.nesting, &runtime}).submit(runtime);
       run_sequentially(step, shadow.data());
       break;
     }
@@ -371,6 +412,8 @@ TEST_P(Stress, MatchesSequentialExecution) {
   EXPECT_EQ(wrong, 0u) << "elements differ from sequential execution; first at " << first_wrong;
   EXPECT_GE(runtime.stats().tasks, tasks);
   RecordProperty("renamed", std::to_string(runtime.stats().renamed));
+  RecordProperty("child_tasks", std::to_string(runtime.stats().child_tasks));
+  RecordProperty("inline_tasks", std::to_string(runtime.stats().inline_tasks));
 }
 
 std::vector<StressCase> stress_cases() {

@@ -1511,8 +1511,6 @@ private:
   /// A call of a function annotated at its declaration becomes a call of
   /// its submit helper, with the call's file and line appended.
   void planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
-    if (Site.Enclosing && DeclTasks.count(Site.Enclosing->getCanonicalDecl()))
-      return; // a task called inside a task body runs inline
     const TaskCode &Code = Tasks[TaskIndex];
     if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: hangs: the taskwait in the task body (a barrier on a worker thread) deadlocks with the master's barrier.
 // OmpSs-2 style recursive Fibonacci with a cut-off: the task function calls
 // itself, so tasks are created inside tasks, and each level waits for its
 // two children with `#pragma css taskwait` before adding their results,

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: hangs: nested sort() calls run inline and `#pragma css barrier` in the task body calls css_barrier() on a worker, which blocks on the runtime's API lock held by the master's barrier (deadlock).
 // OmpSs-2 style multisort: the sort task splits its range into four
 // sub-sorts and three merges, all tasks created inside the task, and waits
 // for them with a `#pragma css barrier` in its own body before returning;
