@@ -3,9 +3,11 @@
 #include "Fatal.hpp"
 #include "StatsCounters.hpp"
 
+#include <link.h>
 #include <pthread.h>
 
 #include <cstring>
+#include <mutex>
 #include <string>
 
 namespace gpuss {
@@ -38,6 +40,37 @@ const StackRange &thread_stack() {
     return found;
   }();
   return range;
+}
+
+// The writable static data of the program and its libraries (globals):
+// memory any task may name, so never a parent's private memory.
+struct StaticData {
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
+  bool overlaps(const Region &region) const {
+    for (auto [low, high] : ranges)
+      if (region.overlaps(Region::contiguous(low, high - low))) return true;
+    return false;
+  }
+};
+
+const StaticData &static_data() {
+  static StaticData data;
+  static std::once_flag found;
+  std::call_once(found, [] {
+    dl_iterate_phdr(
+        [](dl_phdr_info *info, std::size_t, void *out) {
+          auto &ranges = static_cast<StaticData *>(out)->ranges;
+          for (int i = 0; i < info->dlpi_phnum; ++i) {
+            const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+            if (segment.p_type == PT_LOAD && (segment.p_flags & PF_W) && segment.p_memsz > 0)
+              ranges.emplace_back(info->dlpi_addr + segment.p_vaddr,
+                                  info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
+          }
+          return 0;
+        },
+        &data);
+  });
+  return data;
 }
 
 std::string describe(const Region &region) {
@@ -75,6 +108,9 @@ void NestedTasks::check_within_parent(const RunningTask &running, const css_task
     Region region = Region::from(desc.accesses[i].region);
     if (region.empty()) continue;
     if (region.base >= stack.low && region.end() <= stack.high) continue; // the parent body's locals
+    // Heap memory outside the parent's data is taken for the body's own (a
+    // temporary it allocated, as Strassen's): only globals are surely not.
+    if (!static_data().overlaps(region)) continue;
     bool within = false;
     for (std::size_t a = 0; a < parent.user_accesses.size() && !within; ++a) {
       // The parent's access as its body sees it: at the address it was given.
@@ -83,12 +119,12 @@ void NestedTasks::check_within_parent(const RunningTask &running, const css_task
       within = seen.contains(region);
     }
     if (!within)
-      fatal_for_task(&desc,
-                     "is called inside task '" + std::string(parent.label) + "' (" + parent.where() +
-                         ") and names " + describe(region) +
-                         ", which is neither in that task's data nor a local variable of its body; "
-                         "a child task may use only what its parent's clauses name (other tasks may be "
-                         "using the rest): name it in the parent's clauses too");
+      fatal_for_task(
+          &desc, "is called inside task '" + std::string(parent.label) + "' (" + parent.where() +
+                     ") and names " + describe(region) +
+                     ", a global that is not in that task's data; a child task may use only what its "
+                     "parent's clauses name, its body's locals and memory its body allocated (other tasks "
+                     "may be using the rest): name it in the parent's clauses too");
   }
 }
 
