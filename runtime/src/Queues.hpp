@@ -61,7 +61,9 @@ private:
 // A doorbell: consumers take a ticket (prepare), check their queues, and
 // sleep only if the ticket is unchanged (wait); producers ring (notify).
 // A ring between prepare and wait makes wait return at once, so no wake-up
-// is lost.
+// is lost. A ring wakes the kernel only when this doorbell has a sleeper:
+// the C++ library's notify_all makes a system call whenever any atomic that
+// shares its waiter table slot has one, which cost a futex call per task.
 class WakeSignal {
 public:
   std::uint32_t prepare() const {
@@ -80,17 +82,22 @@ public:
       else
         cpu_relax();
     }
-    epoch_.wait(ticket, std::memory_order_acquire);
+    // seq_cst with notify's: either the ring sees this sleeper, or this
+    // check sees the ring (no lost wake-up).
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    if (epoch_.load(std::memory_order_seq_cst) == ticket) epoch_.wait(ticket, std::memory_order_acquire);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
   }
 
-  // Any thread. release: publishes the producer's queue push.
+  // Any thread. The ring publishes the producer's queue push.
   void notify() {
-    epoch_.fetch_add(1, std::memory_order_release);
-    epoch_.notify_all();
+    epoch_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) != 0) epoch_.notify_all();
   }
 
 private:
-  std::atomic<std::uint32_t> epoch_{0};
+  mutable std::atomic<std::uint32_t> epoch_{0};
+  mutable std::atomic<std::uint32_t> sleepers_{0}; // consumers in (or entering) the kernel wait
 };
 
 // Many producers, one consumer that takes everything at once.

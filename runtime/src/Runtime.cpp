@@ -423,9 +423,11 @@ void RuntimeImpl::complete_and_flush(std::vector<TaskRef> &copy_backs, const std
   // home, `tasks` finish, then the devices' values of `objects` go home and
   // their device copies are forgotten.
   submit_internal(copy_backs);
-  for (const TaskRef &task : tasks)
-    while (!task->completed.load(std::memory_order_acquire))
+  for (const TaskRef &task : tasks) {
+    task->awaited.store(true, std::memory_order_seq_cst); // mark_completed rings only for awaited tasks
+    while (!task->completed.load(std::memory_order_seq_cst))
       task->completed.wait(false, std::memory_order_acquire);
+  }
   wait_for(request_flush(std::move(objects), false));
 }
 

@@ -74,6 +74,8 @@ struct Task {
   // Set (release) once the helper has fully processed the completion, so a
   // master waiting on it sees the directory already updated.
   std::atomic<bool> completed{false};
+  // Set by a thread about to wait for `completed`: completion rings only then.
+  std::atomic<bool> awaited{false};
 
   // Nesting (NestedTasks.hpp). A child knows its parent, which outlives it;
   // a parent's domain holds its children's graph, made by its body and

@@ -75,8 +75,10 @@ void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_t
   if (task.kind == TaskKind::User) Stats::add(stats.tasks, 1);
   // release: a master waiting on this task or on the count sees user memory
   // (and the directory) as the completion left them.
-  task.completed.store(true, std::memory_order_release);
-  task.completed.notify_all();
+  // seq_cst with the waiter's: either it sees `completed`, or this sees
+  // `awaited` and wakes it (a ring for every task cost a system call each).
+  task.completed.store(true, std::memory_order_seq_cst);
+  if (task.awaited.load(std::memory_order_seq_cst)) task.completed.notify_all();
   if (live_tasks.fetch_sub(1, std::memory_order_acq_rel) == 1) live_tasks.notify_all();
 }
 
