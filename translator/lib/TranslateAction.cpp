@@ -39,10 +39,22 @@ public:
       return;
     }
     clang::Rewriter Rewrite(SM, Context.getLangOpts());
+    // An edit that cannot be made would leave a task call an ordinary call
+    // (a silent race) or a directive unrewritten: stop instead.
+    bool EditFailed = false;
     for (const EditPlan::Replacement &R : Plan.Replacements)
-      Rewrite.ReplaceText(R.Range, R.Text);
+      EditFailed |= R.Range.isInvalid() || Rewrite.ReplaceText(R.Range, R.Text);
     for (const EditPlan::Insertion &I : Plan.Insertions)
-      Rewrite.InsertText(I.Loc, I.Text, /*InsertAfter=*/true, /*indentNewLines=*/false);
+      EditFailed |= Rewrite.InsertText(I.Loc, I.Text, /*InsertAfter=*/true, /*indentNewLines=*/false);
+    if (EditFailed) {
+      clang::DiagnosticsEngine &Diags = Context.getDiagnostics();
+      Diags.Report(
+          SM.getLocForStartOfFile(Main),
+          Diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                "internal error: gpuss-translate could not rewrite part of this file; "
+                                "please report it with the source"));
+      return;
+    }
     std::string File = SM.getFileEntryRefForID(Main)->getName().str();
     clang::PresumedLoc Start = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
     if (Start.isValid()) File = Start.getFilename();
