@@ -75,9 +75,9 @@ std::string sanitizeComment(const std::string &S) {
 class Analyzer {
 public:
   Analyzer(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const ASTFacts &Facts,
-           EditPlan &Plan)
+           EditPlan &Plan, const ConstantEvaluator &Evaluate)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Raws(Raws), Facts(Facts),
-        Plan(Plan) {
+        Plan(Plan), Evaluate(Evaluate) {
     Opts.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
   }
 
@@ -128,6 +128,7 @@ public:
     if (Failed) return false;
     planCalls();
     planKernelLaunches();
+    if (!Failed) checkConstantSizes();
     return !Failed;
   }
 
@@ -138,6 +139,7 @@ private:
   const std::vector<RawDirective> &Raws;
   const ASTFacts &Facts;
   EditPlan &Plan;
+  const ConstantEvaluator &Evaluate;
   CodeGenOptions Opts;
   bool Failed = false;
 
@@ -545,6 +547,172 @@ private:
     return std::nullopt;
   }
 
+  // ------------------------------------------------------------ constant sizes
+  /// A size or bound of an item that Clang evaluates when it is a constant
+  /// (ConstantProbe.h), and what it must be.
+  struct SizeCheck {
+    enum Role { Count, Index, RangeLo, RangeHi } R = Count;
+    const RawDirective *Raw = nullptr;
+    unsigned Offset = 0;        ///< of the expression
+    std::string Expr;           ///< as written
+    std::string ItemText;       ///< the whole item
+    bool ClassicExtent = false; ///< StarSs `p[e]`: e elements from p
+    uint64_t ElemBytes = 0;     ///< one element of the item, 0 if unknown
+    unsigned Item = 0;          ///< numbers the items (for the product of counts)
+    unsigned ItemOffset = 0;
+  };
+  std::vector<ConstantProbe> Probes;
+  std::vector<SizeCheck> SizeChecks; ///< one per probe
+  unsigned ProbedItems = 0;
+
+  /// Names only macros and declarations of the namespaces and classes: a
+  /// constant, maybe.
+  bool mayBeConstant(const NameScope &S, const ExprText &E) const {
+    if (E.Text.empty()) return false;
+    for (const ExprName &N : E.Names) {
+      NameMeaning M = resolveName(S, N.Name);
+      if (M.K != NameMeaning::Macro && M.K != NameMeaning::Scoped) return false;
+    }
+    return true;
+  }
+
+  void probeSizes(const NameScope &S, const Item &It, const BaseInfo &B) {
+    if (!Evaluate) return;
+    unsigned ItemId = ProbedItems++;
+    uint64_t ElemBytes = 0;
+    clang::QualType T = B.Type;
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    else if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    T = Ctx.getBaseElementType(T);
+    if (!T->isDependentType() && !T->isIncompleteType() && !T->isFunctionType() && !T->isVoidType())
+      ElemBytes = static_cast<uint64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+    auto add = [&](const ExprText &E, SizeCheck::Role Role, bool Classic = false) {
+      if (!mayBeConstant(S, E)) return;
+      SizeCheck C;
+      C.R = Role;
+      C.Raw = S.Raw;
+      C.Offset = E.Offset;
+      C.Expr = E.Text;
+      C.ItemText = It.Text;
+      C.ClassicExtent = Classic;
+      C.ElemBytes = ElemBytes;
+      C.Item = ItemId;
+      C.ItemOffset = It.Begin;
+      SizeChecks.push_back(C);
+      Probes.push_back({S.Raw->End, E.Text});
+    };
+    auto part = [&](const Dimension &D, bool ExtentIsIndex) {
+      switch (D.K) {
+      case Dimension::Extent:
+        add(D.First, ExtentIsIndex ? SizeCheck::Index : SizeCheck::Count, !ExtentIsIndex);
+        break;
+      case Dimension::Index:
+        add(D.First, SizeCheck::Index);
+        break;
+      case Dimension::Length:
+        add(D.First, SizeCheck::Index);
+        add(D.Second, SizeCheck::Count);
+        break;
+      case Dimension::Range:
+        if (mayBeConstant(S, D.First) && mayBeConstant(S, D.Second)) {
+          add(D.First, SizeCheck::RangeLo);
+          add(D.Second, SizeCheck::RangeHi);
+        } else {
+          add(D.First, SizeCheck::Index);
+          add(D.Second, SizeCheck::Index);
+        }
+        break;
+      case Dimension::Whole:
+        break;
+      }
+    };
+    for (const ExprText &E : It.Shape)
+      add(E, SizeCheck::Count);
+    for (const Dimension &D : It.Dims)
+      part(D, It.Deref || !It.Shape.empty());
+    for (const Dimension &D : It.Regions)
+      part(D, true);
+  }
+
+  static std::string decimal(const llvm::APSInt &N) {
+    llvm::SmallString<32> S;
+    N.toString(S, 10);
+    return std::string(S.str());
+  }
+
+  /// Constant sizes and bounds that cannot be: not whole numbers, strings,
+  /// negative or zero counts, reversed ranges, sizes that overflow.
+  void checkConstantSizes() {
+    if (Probes.empty()) return;
+    std::vector<ConstantValue> Values = Evaluate(Probes);
+    if (Values.size() != Probes.size()) return;
+    std::map<unsigned, llvm::APInt> Bytes; // per item: the product of its constant counts, in bytes
+    std::set<unsigned> Reported;
+    for (size_t I = 0; I < SizeChecks.size(); ++I) {
+      const SizeCheck &C = SizeChecks[I];
+      const ConstantValue &V = Values[I];
+      SourceLocation Loc = C.Raw->locationOf(C.Offset);
+      switch (V.K) {
+      case ConstantValue::Unknown:
+        continue;
+      case ConstantValue::String:
+        error(Loc, "'%0' in '%1' is a string, not a number of elements", C.Expr, C.ItemText);
+        continue;
+      case ConstantValue::Pointer:
+        error(Loc, "'%0' in '%1' is a pointer, not a number of elements", C.Expr, C.ItemText);
+        continue;
+      case ConstantValue::Floating: {
+        std::string Value = std::to_string(V.Float);
+        error(Loc, "'%0' in '%1' is not a whole number (%2): sizes and bounds count elements", C.Expr,
+              C.ItemText, Value.substr(0, Value.find_last_not_of('0') + 1));
+        continue;
+      }
+      case ConstantValue::Integer:
+        break;
+      }
+      const llvm::APSInt &N = V.Int;
+      if (C.R == SizeCheck::RangeHi && I > 0 && Values[I - 1].K == ConstantValue::Integer &&
+          llvm::APSInt::compareValues(N, Values[I - 1].Int) < 0) {
+        error(SizeChecks[I - 1].Raw->locationOf(SizeChecks[I - 1].Offset),
+              "'%0:%1' in '%2' ends before it starts (%3 > %4): in 'lo:hi' both bounds are included, so hi "
+              "must "
+              "not be less than lo",
+              SizeChecks[I - 1].Expr, C.Expr, C.ItemText, decimal(Values[I - 1].Int), decimal(N));
+        continue;
+      }
+      if (C.R != SizeCheck::Count) continue;
+      if (N.isSigned() && N.isNegative()) {
+        error(Loc, "'%0' in '%1' is negative (%2): it counts the elements of the item", C.Expr, C.ItemText,
+              decimal(N));
+        continue;
+      }
+      if (N.isZero()) {
+        if (C.ClassicExtent)
+          error(Loc,
+                "'%0' in '%1' is 0, so the item names no element: in GPUSs 'x[n]' is the n elements from x "
+                "(to name element i, write 'x[i;1]')",
+                C.Expr, C.ItemText);
+        else
+          error(Loc, "'%0' in '%1' is 0, so the item names no element", C.Expr, C.ItemText);
+        continue;
+      }
+      if (!C.ElemBytes || Reported.count(C.Item)) continue;
+      llvm::APInt Count = N.zext(192), &Total = Bytes[C.Item];
+      if (Total.getBitWidth() == 1) Total = llvm::APInt(192, C.ElemBytes);
+      Total *= Count.zextOrTrunc(192);
+      if (Total.getActiveBits() > 63) {
+        Reported.insert(C.Item);
+        error(
+            Loc,
+            "'%1' is too large: with '%0' it spans more than 2^63 bytes (elements of %2 bytes); a size this "
+            "large wraps around when computed, and the task would get a region of another size",
+            C.Expr, C.ItemText, std::to_string(C.ElemBytes));
+      }
+    }
+  }
+
   // ------------------------------------------------------------ types
   clang::PrintingPolicy policy() const {
     clang::PrintingPolicy Policy(Ctx.getLangOpts());
@@ -614,6 +782,7 @@ private:
   /// The region an item names; its expressions are spelt for the place of
   /// the generated code (names of namespaces and classes qualified).
   std::optional<RegionCode> buildRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
+    probeSizes(S, Written, B);
     Item It = qualifiedItem(S, Written);
     if (It.Deref) return buildDerefRegion(S, It, B);
     if (It.isClassic()) return buildClassicRegion(S, It, B);
@@ -2130,8 +2299,8 @@ private:
 } // namespace
 
 bool analyzeAndPlan(clang::ASTContext &Context, const std::vector<RawDirective> &Directives,
-                    const ASTFacts &Facts, EditPlan &Plan) {
-  return Analyzer(Context, Directives, Facts, Plan).run();
+                    const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate) {
+  return Analyzer(Context, Directives, Facts, Plan, Evaluate).run();
 }
 
 } // namespace gpuss

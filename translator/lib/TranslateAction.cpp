@@ -18,8 +18,9 @@ namespace {
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(const std::vector<RawDirective> &Directives, TranslationResult &Result)
-      : Directives(Directives), Result(Result) {}
+  TranslateConsumer(const std::vector<RawDirective> &Directives, TranslationResult &Result,
+                    clang::CompilerInstance &CI)
+      : Directives(Directives), Result(Result), CI(CI) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     clang::SourceManager &SM = Context.getSourceManager();
@@ -31,7 +32,7 @@ public:
     }
     ASTFacts Facts = collectFacts(Context);
     EditPlan Plan;
-    if (!analyzeAndPlan(Context, Directives, Facts, Plan)) return;
+    if (!analyzeAndPlan(Context, Directives, Facts, Plan, makeConstantEvaluator(CI))) return;
     clang::FileID Main = SM.getMainFileID();
     if (Plan.Insertions.empty() && Plan.Replacements.empty() && !Plan.UsesRuntime) {
       Result.Output = SM.getBufferData(Main).str();
@@ -67,6 +68,7 @@ public:
 private:
   const std::vector<RawDirective> &Directives;
   TranslationResult &Result;
+  clang::CompilerInstance &CI;
 };
 
 class TranslateAction : public clang::ASTFrontendAction {
@@ -83,8 +85,9 @@ public:
     getCompilerInstance().getPreprocessor().RemovePragmaHandler(Handler.get());
   }
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<TranslateConsumer>(Directives, Result);
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    return std::make_unique<TranslateConsumer>(Directives, Result, CI);
   }
 
 private:
