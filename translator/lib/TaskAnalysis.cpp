@@ -789,6 +789,64 @@ private:
     return buildShapedRegion(S, It, B);
   }
 
+  /// The number of subscripts of a plain item that select a pointer stored
+  /// in an array or pointed to (`C[t]` for `double *C[NT]`, `m[i][j]` for
+  /// `float *m[NB][NB]`), if any.
+  std::optional<size_t> pointerElementDepth(const BaseInfo &B, const Item &It) const {
+    if (!It.isClassic() || It.Deref || !It.Members.empty()) return std::nullopt;
+    clang::QualType T = B.Type;
+    for (size_t J = 0; J < It.Dims.size(); ++J) {
+      if (It.Dims[J].K != Dimension::Extent) return std::nullopt;
+      clang::QualType Elem;
+      if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+        Elem = AT->getElementType();
+      else if (T->isPointerType())
+        Elem = T->getPointeeType();
+      else
+        return std::nullopt;
+      if (Elem->isPointerType()) return J + 1;
+      if (!Ctx.getAsArrayType(Elem)) return std::nullopt;
+      T = Elem;
+    }
+    return std::nullopt;
+  }
+
+  /// In `wait on`, an item that selects a pointer stored in an array is the
+  /// data it points to, as SMPSs's `wait on(matrix[i][j])` of a tile:
+  /// `C[t]` is the object C[t] points to (the tasks whose data contain its
+  /// first element, so a whole tile named by the tasks), and `C[t][lo;len]`
+  /// (OmpSs) a section of it. Waiting on the pointers themselves is
+  /// `wait on(C)`.
+  std::optional<RegionCode> buildIndirectRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
+    Item It = qualifiedItem(S, Written);
+    size_t Depth = *pointerElementDepth(B, It);
+    std::string E = B.Name;
+    clang::QualType T = B.Type;
+    for (size_t J = 0; J < Depth; ++J) {
+      E += "[" + It.Dims[J].First.Text + "]";
+      const clang::ArrayType *AT = Ctx.getAsArrayType(T);
+      T = AT ? AT->getElementType() : T->getPointeeType();
+    }
+    if (!hasKnownSize(T->getPointeeType())) {
+      error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')", E,
+            printType(T));
+      return std::nullopt;
+    }
+    BaseInfo Pointer;
+    Pointer.Name = paren(E);
+    Pointer.Type = T;
+    Pointer.Original = T;
+    if (Depth == It.Dims.size()) {
+      RegionCode R;
+      R.Base = Pointer.Name;
+      R.Bytes = "sizeof(*" + Pointer.Name + ")";
+      return R;
+    }
+    Item Rest = It;
+    Rest.Dims.erase(Rest.Dims.begin(), Rest.Dims.begin() + static_cast<long>(Depth));
+    return buildClassicRegion(S, Rest, Pointer);
+  }
+
   /// `*p`: the object p points to (`sizeof *p` bytes); `*p[i]`: the object
   /// the pointer p[i] points to (C subscripts).
   std::optional<RegionCode> buildDerefRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
@@ -1425,6 +1483,15 @@ private:
         Ok = false;
         return;
       }
+      if (pointerElementDepth(*B, It) && It.Dims.size() > *pointerElementDepth(*B, It)) {
+        error(ItemScope.Raw->locationOf(It.Dims[*pointerElementDepth(*B, It)].Offset),
+              "'%0' names data through the pointer stored in '%1': a task reaches its data through its "
+              "parameters; pass that pointer to the task and name its parameter (items through stored "
+              "pointers are for 'wait on')",
+              It.Text, It.Name);
+        Ok = false;
+        return;
+      }
       if (!It.Members.empty() && !B->Type->isPointerType()) {
         error(ItemScope.Raw->locationOf(It.Members.back().Offset),
               "'%0' is not a pointer (type '%1'): a member named in a task's clause must point to the task's "
@@ -2013,7 +2080,8 @@ private:
           Ok = false;
           continue;
         }
-        std::optional<RegionCode> Region = buildRegion(Scope, It, *B);
+        std::optional<RegionCode> Region =
+            pointerElementDepth(*B, It) ? buildIndirectRegion(Scope, It, *B) : buildRegion(Scope, It, *B);
         if (!Region) {
           Ok = false;
           continue;
