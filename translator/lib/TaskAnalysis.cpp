@@ -2,6 +2,7 @@
 #include "TaskAnalysis.h"
 
 #include "CodeGen.h"
+#include "LocalScopes.h"
 #include "PragmaParser.h"
 #include "RuntimeSymbols.h"
 
@@ -128,6 +129,7 @@ public:
     if (Failed) return false;
     planCalls();
     planKernelLaunches();
+    planLocalWaits();
     if (!Failed) checkConstantSizes();
     return !Failed;
   }
@@ -2318,6 +2320,7 @@ private:
                  clang::CharSourceRange::getTokenRange(Site.Call->getSourceRange()), SM, Ctx.getLangOpts()),
              Text});
         Plan.UsesRuntime = true;
+        recordLocalTaskData(Site, It->second);
         continue;
       }
       if (std::optional<size_t> Task = declaredTaskCalled(Site.Call)) planDeclaredTaskCall(Site, *Task);
@@ -2340,6 +2343,112 @@ private:
         {Site.Call->getRParenLoc(),
          genSubmitHelperExtraArgs(fileName(Loc), lineOf(Loc), Site.Call->getNumArgs() > 0)});
     Plan.UsesRuntime = true;
+    recordLocalTaskData(Site, TaskIndex);
+  }
+
+  // ------------------------------------------------------------ locals
+  /// Per function: its locals and parameters whose storage a task it calls
+  /// uses (`buf` of `double buf[N]`, `&x`, a `T &` argument).
+  /// Per local: whether a task reads it (a task that only writes it, then
+  /// no reader, is waited for with `wait on`).
+  std::map<const clang::FunctionDecl *, std::map<const clang::VarDecl *, bool>> LocalTaskData;
+  std::vector<const clang::FunctionDecl *> LocalTaskDataOrder;
+
+  /// Whether task `Code` may read what its parameter I points to: an access
+  /// of the parameter that is not output only, or no access (unknown).
+  static bool paramMayBeRead(const TaskCode &Code, unsigned I) {
+    if (I >= Code.Params.size()) return true;
+    const ParamCode &P = Code.Params[I];
+    if (P.Access < 0 || !P.Members.empty()) return true;
+    for (const AccessCode &A : Code.Accesses)
+      if (static_cast<int>(A.Group) - 1 == P.Access && A.Direction != rt::DirOut) return true;
+    return false;
+  }
+
+  void recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
+    const clang::FunctionDecl *Callee = TaskFunction[TaskIndex];
+    if (!Site.Enclosing) return;
+    for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
+      bool Storage = false;
+      const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(argVariable(Site.Call->getArg(I), &Storage));
+      if (!V || !V->hasLocalStorage()) continue;
+      if (I < Callee->getNumParams()) {
+        clang::QualType T = Callee->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) Storage = true;
+      }
+      if (!Storage) continue;
+      if (!LocalTaskData.count(Site.Enclosing)) LocalTaskDataOrder.push_back(Site.Enclosing);
+      LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex], I);
+    }
+  }
+
+  static std::set<const clang::VarDecl *> keys(const std::map<const clang::VarDecl *, bool> &M) {
+    std::set<const clang::VarDecl *> K;
+    for (const auto &[V, Read] : M)
+      K.insert(V);
+    return K;
+  }
+
+  /// Before every point where such a local stops living (the end of its
+  /// block, a return, a break or continue out of its block, a goto), wait
+  /// for its tasks: their results and the runtime's copy-backs must not land
+  /// in a dead stack frame (issue 16, item 5).
+  void planLocalWaits() {
+    const clang::LangOptions &LO = Ctx.getLangOpts();
+    for (const clang::FunctionDecl *F : LocalTaskDataOrder)
+      for (const ScopeExit &E : scopeExits(F, keys(LocalTaskData[F]), SM)) {
+        std::vector<RegionCode> Regions;
+        std::string Names;
+        for (const clang::VarDecl *V : E.Vars) {
+          RegionCode R;
+          std::string N = V->getNameAsString();
+          R.Base = LO.CPlusPlus ? "__builtin_addressof(" + N + ")" : "&" + N;
+          R.Bytes = "sizeof " + N;
+          Regions.push_back(R);
+          Names += (Names.empty() ? "" : ", ") + N;
+        }
+        // A wait on a region waits for its last writer, and so for the
+        // readers before it; readers after it need a barrier.
+        bool Read = false;
+        for (const clang::VarDecl *V : E.Vars)
+          Read |= LocalTaskData[F][V];
+        std::string Wait = (Read ? genBarrier() : genWaitOn(Regions)) + " /* gpuss: tasks " +
+                           (Read ? "read " : "write ") + Names + " */";
+        SourceLocation Problem;
+        if (E.K == ScopeExit::EndOfBlock) {
+          SourceLocation Brace = llvm::cast<clang::CompoundStmt>(E.Where)->getRBracLoc();
+          if (Brace.isFileID())
+            Plan.Insertions.push_back({Brace, Wait + " "});
+          else
+            Problem = Brace;
+        } else if (E.K == ScopeExit::AfterStatement) {
+          SourceLocation End = clang::Lexer::getLocForEndOfToken(E.Where->getEndLoc(), 0, SM, LO);
+          if (End.isValid() && End.isFileID())
+            Plan.Insertions.push_back({End, " " + Wait});
+          else
+            Problem = E.Where->getEndLoc();
+        } else {
+          SourceLocation Begin = E.Where->getBeginLoc();
+          SourceLocation After =
+              clang::Lexer::findLocationAfterToken(E.Where->getEndLoc(), clang::tok::semi, SM, LO,
+                                                   /*SkipTrailingWhitespaceAndNewLine=*/false);
+          if (Begin.isFileID() && After.isValid() && After.isFileID()) {
+            Plan.Insertions.push_back({Begin, "{ " + Wait + " "});
+            Plan.Insertions.push_back({After, " }"});
+          } else {
+            Problem = Begin;
+          }
+        }
+        if (Problem.isValid()) {
+          error(fileLoc(Problem),
+                "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
+                "those tasks at such points, but cannot write the wait into this macro expansion: write "
+                "'#pragma css wait on(%1)' before it",
+                F->getNameAsString(), Names);
+          continue;
+        }
+        Plan.UsesRuntime = true;
+      }
   }
 
   void planKernelLaunches() {
