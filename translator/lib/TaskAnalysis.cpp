@@ -126,6 +126,7 @@ public:
       }
     }
     checkCallSitesOfDeclaredTasks();
+    warnTaskAddresses();
     if (Failed) return false;
     planCalls();
     planKernelLaunches();
@@ -1829,6 +1830,25 @@ private:
     TaskPragma.push_back(Task->Raw);
     TaskFunction.push_back(FD);
     commentOut(Task, Target);
+  }
+
+  /// A call through a pointer to a task function is an ordinary call: it
+  /// runs at once, unordered with the tasks in flight (issue 16, item 2).
+  void warnTaskAddresses() {
+    for (const clang::DeclRefExpr *Ref : Facts.FunctionAddresses) {
+      const auto *FD = llvm::cast<clang::FunctionDecl>(Ref->getDecl());
+      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
+        FD = Template->getTemplatedDecl();
+      auto It = DeclTasks.find(FD->getCanonicalDecl());
+      if (It == DeclTasks.end()) continue;
+      warning(
+          fileLoc(Ref->getLocation()),
+          "the address of task function '%0' is taken here: a call through this pointer is an ordinary call, "
+          "not a task; it runs at once, unordered with the tasks in flight that use its data; call '%0' by "
+          "its name where it must be a task, or wait for its data before calling through the pointer",
+          Tasks[It->second].Label);
+      note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Tasks[It->second].Label);
+    }
   }
 
   /// How a task's directive uses parameter I: 0 not named, 1 read, 2 written.

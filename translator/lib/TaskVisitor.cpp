@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <set>
 #include <unordered_set>
 
 namespace gpuss {
@@ -77,6 +78,14 @@ public:
   }
 
   bool VisitCallExpr(clang::CallExpr *Call) {
+    // The callee: `f`, `(f)`, `(*f)`, `(&f)`.
+    const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    while (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Callee))
+      if (U->getOpcode() == clang::UO_Deref || U->getOpcode() == clang::UO_AddrOf)
+        Callee = U->getSubExpr()->IgnoreParenImpCasts();
+      else
+        break;
+    Callees.insert(Callee);
     if (!Function || !inMainFile(Call->getBeginLoc())) return true;
     CallSite Site{Call, Function, TopDecl};
     if (llvm::isa<clang::CUDAKernelCallExpr>(Call))
@@ -86,7 +95,22 @@ public:
     return true;
   }
 
+  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+    if (llvm::isa<clang::FunctionDecl>(Ref->getDecl()) && inMainFile(Ref->getBeginLoc()))
+      References.push_back(Ref);
+    return true;
+  }
+
+  /// After the traversal: the references that are not callees.
+  void finish() {
+    for (const clang::DeclRefExpr *Ref : References)
+      if (!Callees.count(Ref)) Facts.FunctionAddresses.push_back(Ref);
+  }
+
 private:
+  std::set<const clang::Expr *> Callees;
+  std::vector<const clang::DeclRefExpr *> References;
+
   bool inMainFile(clang::SourceLocation Loc) const {
     return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
   }
@@ -105,6 +129,7 @@ ASTFacts collectFacts(clang::ASTContext &Context) {
   ASTFacts Facts;
   FactsVisitor Visitor(Context, Facts);
   Visitor.TraverseDecl(Context.getTranslationUnitDecl());
+  Visitor.finish();
   return Facts;
 }
 

@@ -39,6 +39,9 @@ struct ASTFacts {
   std::vector<const clang::FunctionDecl *> Definitions; ///< function definitions of the main file
   std::map<const clang::FunctionDecl *, std::vector<const clang::VarDecl *>> Locals;
   std::map<const clang::FunctionDecl *, const clang::Decl *> DefinitionTopDecl;
+  /// References to functions that do not call them (`fp = f`, `&f`, `g(f)`),
+  /// in the files the translator rewrites.
+  std::vector<const clang::DeclRefExpr *> FunctionAddresses;
   std::set<std::string> FileScopeNames;
   std::map<std::string, const clang::VarDecl *> FileScopeVars;
 };
