@@ -254,6 +254,7 @@ private:
     return P.isValid() ? P.getLine() : 0;
   }
   bool inMainFile(SourceLocation L) const { return L.isValid() && L.isFileID() && SM.isInMainFile(L); }
+  bool translatable(SourceLocation L) const { return L.isValid() && L.isFileID() && isTranslatable(SM, L); }
 
   std::string sourceText(clang::CharSourceRange R) const {
     return clang::Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
@@ -2038,16 +2039,21 @@ private:
 
   /// Replaces a `#pragma css` directive of the main file with `Code` and a
   /// comment holding the directive.
-  bool replaceDirective(const RawDirective &R, const std::string &Code) {
+  /// Directives of the main file, and synchronisation in the program's
+  /// headers (`Headers`: a header with task code is written into the
+  /// output; a task directive there is left to the compiler, which ignores
+  /// it).
+  bool replaceDirective(const RawDirective &R, const std::string &Code, bool Headers = false) {
+    auto Rewritable = [&](SourceLocation L) { return Headers ? translatable(L) : inMainFile(L); };
     if (R.FromOperator) {
       // `_Pragma("css ...")`, or a macro whose whole expansion it is.
       SourceLocation Begin = fileLoc(R.Begin);
-      if (!R.Replaceable || !inMainFile(Begin) || !R.End.isFileID()) return false;
+      if (!R.Replaceable || !Rewritable(Begin) || !R.End.isFileID()) return false;
       Plan.Replacements.push_back({clang::CharSourceRange::getCharRange(Begin, R.End),
                                    (Code.empty() ? "" : Code + " ") + genComment("#pragma css " + R.Text)});
       return true;
     }
-    if (!inMainFile(R.Begin) || !R.End.isFileID()) return false;
+    if (!Rewritable(R.Begin) || !R.End.isFileID()) return false;
     clang::CharSourceRange Range = clang::CharSourceRange::getCharRange(R.Begin, R.End);
     std::string Text = sourceText(Range);
     if (Text.empty() || Text[0] != '#') return false;
@@ -2070,7 +2076,15 @@ private:
 
   void handleSync(const ParsedDirective &P) {
     const RawDirective &R = *P.Raw;
-    if (!inMainFile(fileLoc(R.Begin))) return; // synchronisation in a header is not translated
+    if (!translatable(fileLoc(R.Begin))) {
+      if (functionAround(R.Begin) || SM.isInSystemHeader(fileLoc(R.Begin)))
+        error(
+            R.NameLoc,
+            "'#pragma css %0' in a system header cannot be translated: the translator rewrites the main file "
+            "and the program's own headers; include this header with -I or \"...\" instead of -isystem",
+            directiveName(P.D.Kind));
+      return;
+    }
     const clang::FunctionDecl *FD = functionAround(R.Begin);
     if (!FD) {
       error(R.NameLoc,
@@ -2117,7 +2131,7 @@ private:
     default:
       return;
     }
-    if (!replaceDirective(R, Code)) {
+    if (!replaceDirective(R, Code, /*Headers=*/true)) {
       if (R.FromOperator && !R.Replaceable)
         error(R.NameLoc,
               "'#pragma css %0' made by macro '%1' together with other code cannot be rewritten: make the "

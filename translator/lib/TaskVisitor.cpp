@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 #include <set>
 #include <unordered_set>
@@ -111,9 +112,7 @@ private:
   std::set<const clang::Expr *> Callees;
   std::vector<const clang::DeclRefExpr *> References;
 
-  bool inMainFile(clang::SourceLocation Loc) const {
-    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
-  }
+  bool inMainFile(clang::SourceLocation Loc) const { return isTranslatable(SM, Loc); }
 
   clang::ASTContext &Context;
   clang::SourceManager &SM;
@@ -124,6 +123,17 @@ private:
 };
 
 } // namespace
+
+bool isTranslatable(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (Loc.isInvalid()) return false;
+  Loc = SM.getExpansionLoc(Loc);
+  if (SM.isInMainFile(Loc)) return true;
+  if (SM.isInSystemHeader(Loc)) return false;
+  clang::OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(Loc));
+  if (!File) return false;
+  llvm::StringRef Name = llvm::sys::path::filename(File->getName());
+  return Name != "gpuss.h" && Name != "gpuss_version.h";
+}
 
 ASTFacts collectFacts(clang::ASTContext &Context) {
   ASTFacts Facts;

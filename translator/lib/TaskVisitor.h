@@ -46,6 +46,12 @@ struct ASTFacts {
   std::map<std::string, const clang::VarDecl *> FileScopeVars;
 };
 
+/// Whether the translator rewrites the code at Loc: the main file and the
+/// program's own headers (not system headers, not gpuss.h); translated
+/// headers are written into the output where they are included
+/// (HeaderInlining.h).
+bool isTranslatable(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
 /// Walks the whole translation unit once.
 ASTFacts collectFacts(clang::ASTContext &Context);
 

@@ -2,6 +2,7 @@
 #include "TranslateAction.h"
 
 #include "CodeGen.h"
+#include "HeaderInlining.h"
 #include "PragmaCapture.h"
 #include "TaskAnalysis.h"
 #include "TaskVisitor.h"
@@ -18,9 +19,9 @@ namespace {
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(const std::vector<RawDirective> &Directives, TranslationResult &Result,
-                    clang::CompilerInstance &CI)
-      : Directives(Directives), Result(Result), CI(CI) {}
+  TranslateConsumer(const std::vector<RawDirective> &Directives, const std::vector<Inclusion> &Inclusions,
+                    TranslationResult &Result, clang::CompilerInstance &CI)
+      : Directives(Directives), Inclusions(Inclusions), Result(Result), CI(CI) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     clang::SourceManager &SM = Context.getSourceManager();
@@ -56,6 +57,7 @@ public:
                                 "please report it with the source"));
       return;
     }
+    if (!inlineTranslatedHeaders(Rewrite, Inclusions, Context.getDiagnostics())) return;
     std::string File = SM.getFileEntryRefForID(Main)->getName().str();
     clang::PresumedLoc Start = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
     if (Start.isValid()) File = Start.getFilename();
@@ -67,6 +69,7 @@ public:
 
 private:
   const std::vector<RawDirective> &Directives;
+  const std::vector<Inclusion> &Inclusions;
   TranslationResult &Result;
   clang::CompilerInstance &CI;
 };
@@ -78,6 +81,7 @@ public:
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
     Handler = std::make_unique<CssPragmaHandler>(Directives);
     CI.getPreprocessor().AddPragmaHandler(Handler.get());
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionRecorder>(Inclusions));
     return true;
   }
 
@@ -87,12 +91,13 @@ public:
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
-    return std::make_unique<TranslateConsumer>(Directives, Result, CI);
+    return std::make_unique<TranslateConsumer>(Directives, Inclusions, Result, CI);
   }
 
 private:
   TranslationResult &Result;
   std::vector<RawDirective> Directives;
+  std::vector<Inclusion> Inclusions;
   std::unique_ptr<CssPragmaHandler> Handler;
 };
 
