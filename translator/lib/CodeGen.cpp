@@ -129,6 +129,7 @@ std::string genSubmitHelperExtraArgs(const std::string &File, unsigned Line, boo
 std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGenOptions &Opts) {
   std::string S;
   S += "/* gpuss: task " + Task.Label + (Task.Clauses.empty() ? "" : ": " + Task.Clauses) + " */\n";
+  if (!Task.Outlined.empty()) S += Task.Outlined + Task.Pin + "\n";
   // The argument struct: every argument, by value.
   S += templateHead(Task) + "struct " + rt::ArgsStructPrefix + Task.Id + " {\n";
   if (Task.Params.empty()) S += "  char " + local("unused") + ";\n";

@@ -13,6 +13,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 #include <cctype>
@@ -127,6 +128,8 @@ public:
     }
     checkCallSitesOfDeclaredTasks();
     warnTaskAddresses();
+    for (BlockRequest &Req : BlockRequests)
+      outlineBlock(Req);
     if (Failed) return false;
     planCalls();
     planKernelLaunches();
@@ -1431,6 +1434,48 @@ private:
     return Path;
   }
 
+  /// OmpSs's `in(x[k-1]) out(x[k])` means elements k-1 and k; GPUSs's `x[n]`
+  /// is the n elements from x[0] (the StarSs meaning, kept). Where an item's
+  /// extent on a plain pointer is a variable plus or minus a number and
+  /// another item of the same pointer has that variable (or it plus or minus
+  /// a number) as extent, the writer most likely meant elements: a warning.
+  void warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
+    llvm::Regex Shifted(
+        "^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*([-+][[:space:]]*[0-9]+)?[[:space:]]*$");
+    auto variableOf = [&](const PendingAccess &P, bool &IsShifted) -> std::string {
+      const Item &It = *P.It;
+      llvm::SmallVector<llvm::StringRef, 3> M;
+      if (!It.isClassic() || It.Deref || It.Dims.size() != 1 || It.Dims[0].K != Dimension::Extent ||
+          !P.Base.Type->isPointerType() || Ctx.getAsArrayType(P.Base.Type->getPointeeType()) ||
+          !Shifted.match(It.Dims[0].First.Text, &M))
+        return "";
+      NameMeaning N = resolveName(S, M[1].str());
+      const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
+      if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V || !isScalar(V->getType()))
+        return "";
+      IsShifted = M.size() > 2 && !M[2].empty();
+      return M[1].str();
+    };
+    for (const PendingAccess &P : Pending) {
+      bool Shifted1 = false;
+      std::string Var = variableOf(P, Shifted1);
+      if (Var.empty() || !Shifted1) continue;
+      for (const PendingAccess &Q : Pending) {
+        bool Shifted2 = false;
+        if (&Q == &P || Q.It->baseText() != P.It->baseText() || variableOf(Q, Shifted2) != Var) continue;
+        const Dimension &D = P.It->Dims[0];
+        warning(
+            P.Raw->locationOf(D.Offset),
+            "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
+            "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
+            "elements write '%2[%1;1]' and '%4[%5;1]'",
+            P.It->Text, D.First.Text, P.It->baseText(), Q.It->Text, Q.It->baseText(),
+            Q.It->Dims[0].First.Text);
+        break;
+      }
+    }
+  }
+
   /// Builds the model of a task. `FD` names the parameters (declaration
   /// pragma) or is the callee (call-site pragma, `Call` set).
   bool buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task, const ParsedDirective *Target,
@@ -1465,6 +1510,15 @@ private:
             ByValueVars.insert(DR->getDecl());
 
     std::vector<PendingAccess> Pending;
+    if (!buildAccesses(Task, Target, Scope, ByValueVars, Pending, Code)) return false;
+    return buildParams(FD, Call, Pending, Code);
+  }
+
+  /// The accesses of a task's clauses (and its target's copy clauses).
+  /// `ByValueVars`: at a call site, the variables passed by value.
+  bool buildAccesses(const ParsedDirective *Task, const ParsedDirective *Target, const NameScope &Scope,
+                     const std::set<const clang::ValueDecl *> &ByValueVars,
+                     std::vector<PendingAccess> &Pending, TaskCode &Code) {
     std::vector<const char *> PendingClause; ///< per pending access: the data clause first naming it
     bool Ok = true;
     auto addItem = [&](const NameScope &ItemScope, const Item &It, const char *Direction,
@@ -1598,6 +1652,8 @@ private:
     }
     if (!Ok) return false;
 
+    warnLikelyElementItems(Scope, Pending);
+
     // Regions of one base are reached through one pointer: the runtime
     // keeps them in one storage (css_access::group).
     auto SameBase = [](const BaseInfo &A, const BaseInfo &B) {
@@ -1631,8 +1687,13 @@ private:
       }
       Code.Accesses.push_back(A);
     }
-    if (!Ok) return false;
+    return Ok;
+  }
 
+  /// The parameters of a task of function FD: how each is stored and
+  /// passed, and the access its pointer is rebased with.
+  bool buildParams(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
+                   const std::vector<PendingAccess> &Pending, TaskCode &Code) {
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const clang::ParmVarDecl *P = FD->getParamDecl(I);
       ParamCode PC;
@@ -1719,6 +1780,245 @@ private:
     return true;
   }
 
+  // ------------------------------------------------------------ task blocks
+  /// OmpSs: a task directive before a compound statement `{ ... }`. Outlined
+  /// after every directive is read (a call inside the block must not be a
+  /// task).
+  struct BlockRequest {
+    ParsedDirective Task;
+    std::optional<ParsedDirective> Target;
+    const clang::CompoundStmt *Block = nullptr;
+  };
+  std::vector<BlockRequest> BlockRequests;
+
+  /// What a block does that an outlined function cannot, and the variables
+  /// it uses from around it (first use first).
+  struct BlockScan {
+    std::vector<const clang::DeclRefExpr *> Refs;
+    std::vector<const clang::VarDecl *> Vars;
+  };
+
+  bool inRange(SourceLocation L, const clang::Stmt *Block) const {
+    L = fileLoc(L);
+    SourceLocation B = fileLoc(Block->getBeginLoc()), E = fileLoc(Block->getEndLoc());
+    return SM.getFileID(L) == SM.getFileID(B) && SM.getFileOffset(B) <= SM.getFileOffset(L) &&
+           SM.getFileOffset(L) <= SM.getFileOffset(E);
+  }
+
+  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+                 std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
+    if (!S) return true;
+    SourceLocation Loc = fileLoc(S->getBeginLoc());
+    const char *Why = nullptr;
+    if (llvm::isa<clang::ReturnStmt>(S))
+      Why = "returns from the function";
+    else if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::LabelStmt>(S))
+      Why = "has a goto or a label";
+    else if (llvm::isa<clang::BreakStmt, clang::ContinueStmt>(S) && Loops.empty())
+      Why = "leaves it with break or continue";
+    else if (llvm::isa<clang::CXXThisExpr>(S))
+      Why = "uses 'this' (a member function's object)";
+    else if (llvm::isa<clang::CUDAKernelCallExpr>(S))
+      Why = "launches a CUDA kernel";
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why)
+      if (CallSiteTasks.count(Call) || (Call->getDirectCallee() && declaredTaskCalled(Call)))
+        Why = "calls a task";
+    if (Why) {
+      error(
+          Loc,
+          "a task block cannot be outlined into a task when it %0; write the task as a function with a task "
+          "directive, and call it here",
+          Why);
+      return false;
+    }
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S)) {
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+          V && !inRange(V->getLocation(), Block)) {
+        Scan.Refs.push_back(Ref);
+        if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
+      } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
+                 !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
+        error(
+            Loc,
+            "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
+            "function with a task directive",
+            Ref->getDecl()->getNameAsString());
+        return false;
+      }
+    }
+    if (llvm::isa<clang::LambdaExpr>(S)) return true;
+    bool Loop =
+        llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::CXXForRangeStmt>(
+            S);
+    if (Loop) Loops.push_back(S);
+    bool Ok = true;
+    for (const clang::Stmt *Child : S->children())
+      Ok &= scanBlock(Child, Block, Loops, Scan);
+    if (Loop) Loops.pop_back();
+    return Ok;
+  }
+
+  void outlineBlock(BlockRequest &Req) {
+    const clang::CompoundStmt *Block = Req.Block;
+    const ParsedDirective *Task = &Req.Task;
+    const ParsedDirective *Target = Req.Target ? &*Req.Target : nullptr;
+    auto Fn = Facts.StmtFunction.find(Block);
+    if (Fn == Facts.StmtFunction.end()) return;
+    const clang::FunctionDecl *F = Fn->second;
+    SourceLocation Loc = fileLoc(Block->getBeginLoc());
+    if (Block->getLBracLoc().isMacroID() || Block->getRBracLoc().isMacroID() || F->isDependentContext() ||
+        (Target && Target->D.Target.Device == DeviceKind::Cuda)) {
+      error(Loc,
+            "this task block cannot be outlined into a task (%0); write the task as a function with a task "
+            "directive, and call it here",
+            F->isDependentContext()                                 ? "it is inside a template"
+            : Target && Target->D.Target.Device == DeviceKind::Cuda ? "a CUDA task must be a function"
+                                                                    : "it is made by a macro");
+      return;
+    }
+    for (const RawDirective &R : Raws)
+      if (inRange(R.Begin, Block)) {
+        error(R.NameLoc,
+              "a directive inside a task block: a task's body does not submit or wait for tasks; write "
+              "the task as a function with a task directive");
+        return;
+      }
+    BlockScan Scan;
+    std::vector<const clang::Stmt *> Loops;
+    for (const clang::Stmt *Child : Block->children())
+      if (!scanBlock(Child, Block, Loops, Scan)) return;
+
+    NameScope Scope;
+    Scope.Raw = Task->Raw;
+    Scope.Enclosing = F;
+    Scope.AtOffset = SM.getFileOffset(Loc);
+    unsigned Line = lineOf(Loc);
+    TaskCode Code;
+    Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
+    Code.HighPriority = Task->D.Task.HighPriority;
+    Code.Clauses = sanitizeComment("#pragma css " + Task->Raw->Text);
+    if (Task->D.Task.HasPriority) {
+      if (!checkExprNames(Scope, Task->D.Task.Priority)) return;
+      Code.Priority = qualified(Scope, Task->D.Task.Priority);
+    }
+    std::vector<PendingAccess> Pending;
+    if (!buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
+    for (const PendingAccess &P : Pending)
+      if (!P.Base.Members.empty() || !P.Base.Var) {
+        error(
+            P.Raw->locationOf(P.It->Offset),
+            "'%0' in a task block: name the variables the block uses (members of a struct are not supported "
+            "here); or write the task as a function",
+            P.It->Text);
+        return;
+      }
+
+    // The outlined function's parameters: the variables the clauses name,
+    // through the task's pointers (an object by address, a pointer by
+    // value), and the other locals the block uses, by value.
+    Code.Id = uniqueId(F->getNameAsString() + "_l" + std::to_string(Line));
+    Code.Callee = std::string(rt::LocalPrefix) + "block_" + Code.Id;
+    std::vector<std::string> Args;
+    std::map<const clang::VarDecl *, std::string> Renamed;
+    const clang::LangOptions &LO = Ctx.getLangOpts();
+    for (const clang::VarDecl *V : Scan.Vars) {
+      std::string Name = V->getNameAsString();
+      clang::QualType T = V->getType().getNonReferenceType();
+      int Access = -1;
+      for (size_t A = 0; A < Pending.size(); ++A)
+        if (Pending[A].Base.Var == V) {
+          Access = static_cast<int>(A);
+          break;
+        }
+      ParamCode PC;
+      PC.Access = Access;
+      if (Access >= 0 && !T->isPointerType()) {
+        PC.Name = std::string(rt::LocalPrefix) + "p_" + Name;
+        PC.Declarator = genType(Ctx.getPointerType(T), PC.Name);
+        PC.TypeName = genType(Ctx.getPointerType(T));
+        Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
+        Renamed[V] = "(*" + PC.Name + ")";
+        if (V->hasLocalStorage())
+          LocalTaskData[F][V] |= Code.Accesses[static_cast<size_t>(Access)].Direction != rt::DirOut;
+        if (V->hasLocalStorage() &&
+            std::find(LocalTaskDataOrder.begin(), LocalTaskDataOrder.end(), F) == LocalTaskDataOrder.end())
+          LocalTaskDataOrder.push_back(F);
+      } else if (Access >= 0 || V->hasLocalStorage()) {
+        const char *Why = nullptr;
+        if (T->isArrayType())
+          Why = "is an array: name it in a clause, so that the task reaches it";
+        else if (T->isVariablyModifiedType())
+          Why = "has a variable-length type";
+        else if (LO.CPlusPlus && !T.isTriviallyCopyableType(Ctx))
+          Why = "is not trivially copyable, so it cannot be copied into the task";
+        else if (const clang::TagDecl *Tag = T->getAsTagDecl();
+                 Tag && Tag->getDeclContext()->isFunctionOrMethod())
+          Why = "has a type local to the function, which the outlined task cannot name";
+        else if (V->hasLocalStorage() && V->getParentFunctionOrMethod() != F)
+          Why = "belongs to a lambda or block around the task block";
+        if (Why) {
+          error(fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
+                std::to_string(Line), Why);
+          return;
+        }
+        PC.Name = Name;
+        PC.Declarator = genType(T.getUnqualifiedType(), Name);
+        PC.TypeName = genType(T.getUnqualifiedType());
+        Args.push_back(Name);
+      } else {
+        if (!T.isConstQualified())
+          warning(
+              fileLoc(V->getLocation()),
+              "'%0' is used in the task block at line %1 and no clause names it: the task uses it in place, "
+              "unordered with the other tasks and not on a device; name it in a clause",
+              Name, std::to_string(Line));
+        continue;
+      }
+      Code.Params.push_back(PC);
+    }
+
+    // The block's text, its variables named through the parameters.
+    clang::CharSourceRange Range = clang::CharSourceRange::getTokenRange(Block->getSourceRange());
+    std::string Text;
+    unsigned At = SM.getFileOffset(fileLoc(Block->getLBracLoc()));
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
+    for (const clang::DeclRefExpr *Ref : Scan.Refs) {
+      auto It = Renamed.find(llvm::cast<clang::VarDecl>(Ref->getDecl()));
+      if (It == Renamed.end()) continue;
+      if (Ref->getLocation().isMacroID()) {
+        error(fileLoc(Ref->getLocation()),
+              "'%0', which a clause of the task block names, is used inside a macro here; the outlined task "
+              "reaches it through a pointer and cannot rewrite the macro",
+              Ref->getDecl()->getNameAsString());
+        return;
+      }
+      unsigned Off = SM.getFileOffset(Ref->getLocation());
+      Text += Buffer.slice(At, Off).str() + It->second;
+      At = Off + static_cast<unsigned>(Ref->getDecl()->getName().size());
+    }
+    unsigned EndOff = SM.getFileOffset(fileLoc(Block->getRBracLoc())) + 1;
+    Text += Buffer.slice(At, EndOff).str();
+    std::string Params;
+    for (const ParamCode &P : Code.Params)
+      Params += (Params.empty() ? "" : ", ") + P.Declarator;
+    Code.Outlined = "static void " + Code.Callee + "(" + (Params.empty() ? std::string("void") : Params) +
+                    ")\n" + genLineDirective(Line, fileName(Loc)) + Text + "\n";
+    if (Code.Params.empty()) Args.clear();
+    Code.Pin = pinOf(*Task->Raw);
+
+    size_t Index = Tasks.size();
+    Tasks.push_back(Code);
+    TaskPragma.push_back(Task->Raw);
+    TaskFunction.push_back(nullptr);
+    CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
+    emitSupport(Index, Site, false);
+    std::string Submit = genCallSiteSubmit(Tasks[Index], Args, fileName(Loc), Line, Opts) + ";\n" +
+                         genLineDirective(lineOf(Block->getRBracLoc()), fileName(Loc));
+    Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
+    Plan.UsesRuntime = true;
+    commentOut(Task, Target);
+  }
+
   /// The declaration or statement right after a directive group.
   void attachTask(ParsedDirective *Task, ParsedDirective *Target, const RawDirective *Last) {
     // `#pragma css task target device(...) ...`: the target written inside.
@@ -1797,8 +2097,16 @@ private:
       commentOut(Task, Target);
       return;
     }
-    // A statement: it must be a call of a function.
+    // A statement: a block (OmpSs inline task), or a call of a function.
     const clang::Stmt *S = BestStmt;
+    if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(S)) {
+      BlockRequest Req;
+      Req.Task = *Task;
+      if (Target) Req.Target = *Target;
+      Req.Block = Block;
+      BlockRequests.push_back(std::move(Req));
+      return;
+    }
     const clang::CallExpr *Call = nullptr;
     if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
       Call = llvm::dyn_cast<clang::CallExpr>(E->IgnoreImplicit()->IgnoreParens());
@@ -1807,7 +2115,7 @@ private:
         !Call->getDirectCallee()) {
       error(fileLoc(S->getBeginLoc()),
             "a task directive must be followed by a function declaration, a function "
-            "definition or a statement that calls a function; this statement is not "
+            "definition, a statement that calls a function or a block '{ ... }'; this statement is not "
             "a function call");
       note(Task->Raw->NameLoc, "task directive here");
       return;
@@ -2151,7 +2459,7 @@ private:
   /// static member function of it (or of a class inside it): the task's code
   /// goes at the end of that class, where its member functions see it.
   const clang::CXXRecordDecl *supportClass(const CallSite &Site, size_t TaskIndex) const {
-    const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
+    const auto *M = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
     if (!M) return nullptr;
     const clang::CXXRecordDecl *Outermost = M->getParent();
     while (const auto *Around = llvm::dyn_cast<clang::CXXRecordDecl>(Outermost->getDeclContext()))
@@ -2207,7 +2515,7 @@ private:
     Code.Scope = scopeOf(Top->getDeclContext());
     if (SM.getPresumedColumnNumber(Loc) != 1) Text += "\n";
     Text += genLineDirective(lineOf(Pragma->Begin), fileName(Pragma->Begin));
-    Text += prototypeBefore(TaskFunction[TaskIndex], Loc, Top);
+    if (TaskFunction[TaskIndex]) Text += prototypeBefore(TaskFunction[TaskIndex], Loc, Top);
     Text += genTaskSupport(Code, SubmitHelper, Opts);
     Text += genLineDirective(lineOf(Loc), fileName(Loc));
     Plan.Insertions.push_back({Loc, Text});

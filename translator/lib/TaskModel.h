@@ -90,6 +90,9 @@ struct TaskCode {
   /// line that holds the directive's expressions: an error in one points at
   /// the directive, wherever the code stands.
   std::string Pin;
+  /// An outlined task block (OmpSs): the static function the trampoline
+  /// calls, written before the task's other code.
+  std::string Outlined;
 };
 
 } // namespace gpuss
