@@ -39,7 +39,9 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   for (size_t I = 0; I < NumAcc; ++I) {
     const AccessCode &A = Task.Accesses[I];
     std::string E = Acc + "[" + std::to_string(I) + "]";
-    S += Indent + "/* " + A.ItemText + " */\n";
+    // The region's expressions are the directive's: its line, with the
+    // item as a comment.
+    S += (Task.Pin.empty() ? Indent : Task.Pin + " ") + "/* " + A.ItemText + " */\n";
     if (A.Region.contiguous()) {
       S += Indent + E + ".region = " + rt::Contiguous + "(" + A.Region.Base + ", " + A.Region.Bytes + ");\n";
     } else {
@@ -55,8 +57,10 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";
   S += Indent + Desc + ".device_kind = " + (Task.Cuda ? rt::DeviceCuda : rt::DeviceSmp) + ";\n";
   std::string Flags = Task.HighPriority ? rt::HighPriority : "0";
-  if (!Task.HighPriority && !Task.Priority.empty())
+  if (!Task.HighPriority && !Task.Priority.empty()) {
     Flags = "((" + Task.Priority + ") > 0 ? " + rt::HighPriority + " : 0)";
+    if (!Task.Pin.empty()) S += Task.Pin + "\n";
+  }
   S += Indent + Desc + ".flags = " + Flags + ";\n";
   S += Indent + Desc + ".num_accesses = " + std::to_string(NumAcc) + ";\n";
   S += Indent + Desc + ".accesses = " + Acc + ";\n";
@@ -125,6 +129,7 @@ std::string genSubmitHelperExtraArgs(const std::string &File, unsigned Line, boo
 std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGenOptions &Opts) {
   std::string S;
   S += "/* gpuss: task " + Task.Label + (Task.Clauses.empty() ? "" : ": " + Task.Clauses) + " */\n";
+  if (!Task.Outlined.empty()) S += Task.Outlined + Task.Pin + "\n";
   // The argument struct: every argument, by value.
   S += templateHead(Task) + "struct " + rt::ArgsStructPrefix + Task.Id + " {\n";
   if (Task.Params.empty()) S += "  char " + local("unused") + ";\n";
@@ -144,21 +149,43 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   S += "  " + argsStruct(Task, Opts, false) + " *" + A + " = (" + argsStruct(Task, Opts, false) + " *)" +
        local("argp") + ";\n";
   bool UsesEnv = false;
+  auto translate = [&](int Access, const std::string &Pointer) {
+    UsesEnv = true;
+    return std::string(rt::Translate) + "(" + Env + ", " + std::to_string(Access) + ", " + Pointer + ")";
+  };
+  std::string Prepare; // struct members rebased before the call
   std::string Call = "  " + Task.Callee + "(";
   for (size_t I = 0; I < Task.Params.size(); ++I) {
     const ParamCode &P = Task.Params[I];
-    if (I) Call += ",\n      ";
-    if (P.Access >= 0) {
-      UsesEnv = true;
-      Call += (P.Storage.empty() ? "(" + P.TypeName + ")" : std::string()) + rt::Translate + "(" + Env +
-              ", " + std::to_string(P.Access) + ", " + A + "->" + P.Name + ")";
+    std::string Member = A + "->" + P.Name;
+    std::string Value;
+    if (P.ByReference) {
+      Value = P.Access >= 0 ? "*(" + P.RefType + " *)" + translate(P.Access, Member) : "*" + Member;
+    } else if (P.Access >= 0) {
+      Value = (P.Storage.empty() ? "(" + P.TypeName + ")" : std::string()) + translate(P.Access, Member);
     } else {
-      Call += A + "->" + P.Name;
+      Value = Member;
     }
+    if (!P.Members.empty()) {
+      // The task's own copy of the struct, whose pointer members point to
+      // where the task's data lives for this execution.
+      std::string Object = Member;
+      if (!P.ObjectType.empty()) {
+        Object = local("o_") + P.Name;
+        Prepare += "  " + P.ObjectType + " " + Object + " = *" + Value + ";\n";
+        Value = "&" + Object;
+      }
+      for (const ParamCode::MemberRebase &M : P.Members)
+        Prepare +=
+            "  " + Object + M.Path + " = (" + M.TypeName + ")" + translate(M.Access, Object + M.Path) + ";\n";
+    }
+    if (I) Call += ",\n      ";
+    Call += Value;
   }
   Call += ");\n";
   if (!UsesEnv) S += "  (void)" + Env + ";\n";
   if (Task.Params.empty()) S += "  (void)" + A + ";\n";
+  S += Prepare;
   S += Call;
   S += "}\n";
   if (!SubmitHelper) return S;
@@ -166,10 +193,11 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   std::string File = local("file"), Line = local("line");
   S += templateHead(Task) + "static void " + rt::SubmitPrefix + Task.Id + "(";
   for (const ParamCode &P : Task.Params)
-    S += P.Declarator + ", ";
+    S += (P.HelperDeclarator.empty() ? P.Declarator : P.HelperDeclarator) + ", ";
   S += "const char *" + File + ", int " + Line + ") {\n";
   S += genSubmitBody(
-      Task, "  ", [&](size_t I) { return Task.Params[I].Name; }, File, Line, Opts);
+      Task, "  ", [&](size_t I) { return (Task.Params[I].ByReference ? "&" : "") + Task.Params[I].Name; },
+      File, Line, Opts);
   S += "}\n";
   return S;
 }
@@ -178,8 +206,8 @@ std::string genCallSiteSubmit(const TaskCode &Task, const std::vector<std::strin
                               const std::string &File, unsigned Line, const CodeGenOptions &Opts) {
   std::string S = "do { /* gpuss: task " + Task.Label + ": " + Task.Clauses + " */\n";
   S += genSubmitBody(
-      Task, "  ", [&](size_t I) { return "(" + ArgTexts[I] + ")"; }, cStringLiteral(File),
-      std::to_string(Line), Opts);
+      Task, "  ", [&](size_t I) { return (Task.Params[I].ByReference ? "&(" : "(") + ArgTexts[I] + ")"; },
+      cStringLiteral(File), std::to_string(Line), Opts);
   S += "} while (0)";
   return S;
 }

@@ -41,14 +41,25 @@ struct Dimension {
   unsigned Offset = 0;
 };
 
+/// `.m` or `->m` after an item's name: a pointer member of a struct.
+struct MemberStep {
+  bool Arrow = false; ///< `->m` (else `.m`)
+  std::string Name;
+  unsigned Offset = 0; ///< of the member's name
+};
+
 /// `name`, `name[e1][e2]`, `name[lo;len]`, `name[lo:hi]` (StarSs, OmpSs
 /// sections); `[e1][e2]name` and `[e1]name[lo;len]` (OmpSs shaping
 /// expressions); `name{lo:len}`, `name{lo..hi}`, `name{}`, `name{i}` (SMPSs
-/// 2.x regions, one `{...}` per dimension).
+/// 2.x regions, one `{...}` per dimension); `*name` and `*name[i]...` (OmpSs:
+/// the object a pointer points to, `[i]` being C subscripts); `s.m[...]`,
+/// `p->m[...]` (the data a pointer member points to).
 struct Item {
   std::string Name;
   unsigned Offset = 0;             ///< of the name
   unsigned Begin = 0;              ///< of the item's first token (its shape, if any)
+  bool Deref = false;              ///< `*name...`: Dims are C subscripts
+  std::vector<MemberStep> Members; ///< `.m` / `->m` after the name
   std::vector<ExprText> Shape;     ///< [e1][e2] before the name
   std::vector<Dimension> Dims;     ///< [...] after the name
   std::vector<Dimension> Regions;  ///< {...} after the name
@@ -61,6 +72,13 @@ struct Item {
   }
   /// Plain StarSs form: no shape and no `{...}`.
   bool isClassic() const { return Shape.empty() && Regions.empty(); }
+  /// The base as written: `name`, `s.m`, `p->m`.
+  std::string baseText() const {
+    std::string S = Name;
+    for (const MemberStep &M : Members)
+      S += (M.Arrow ? "->" : ".") + M.Name;
+    return S;
+  }
 };
 
 enum class ClauseKind {

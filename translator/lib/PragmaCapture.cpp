@@ -2,6 +2,7 @@
 #include "PragmaCapture.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 
 namespace gpuss {
@@ -56,6 +57,19 @@ void CssPragmaHandler::HandlePragma(clang::Preprocessor &PP, clang::PragmaIntrod
   }
   D.End = Tok.getLocation();
   if (First) D.NameLoc = Tok.getLocation();
+  if (Introducer.Kind != clang::PIK_HashPragma) {
+    // _Pragma("...") or __pragma(...): its tokens come from a scratch buffer
+    // whose expansion is the operator, itself maybe inside a macro.
+    const clang::SourceManager &SM = PP.getSourceManager();
+    const clang::LangOptions &LO = PP.getLangOpts();
+    D.FromOperator = true;
+    clang::SourceLocation Last = D.End.isMacroID() ? SM.getImmediateExpansionRange(D.End).getEnd() : D.End;
+    clang::SourceLocation FileLast = SM.getExpansionRange(D.End).getEnd();
+    D.End = clang::Lexer::getLocForEndOfToken(FileLast, 0, SM, LO);
+    if (Introducer.Loc.isMacroID())
+      D.Replaceable = clang::Lexer::isAtStartOfMacroExpansion(Introducer.Loc, SM, LO) &&
+                      clang::Lexer::isAtEndOfMacroExpansion(Last, SM, LO);
+  }
   Out.push_back(std::move(D));
 }
 

@@ -29,6 +29,12 @@ struct RawDirective {
     clang::SourceLocation Loc;
   };
   std::vector<TokenPos> Tokens;
+  /// `_Pragma("css ...")` (or a macro that expands to it): End is then just
+  /// past the operator or the macro's use in the file, and Replaceable says
+  /// whether the directive is all there is of it (a macro's whole expansion),
+  /// so that the translator may rewrite it.
+  bool FromOperator = false;
+  bool Replaceable = true;
   std::set<std::string> MacrosDefined; ///< identifiers of the text that were macros at the pragma
 
   /// The source location of byte `Offset` of Text.

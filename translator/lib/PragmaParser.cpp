@@ -63,11 +63,15 @@ struct Token {
   bool is(std::string_view P) const { return (K == Punct || K == Ident) && Text == P; }
 };
 
+/// Identifiers as C compilers take them: letters, digits, '_', '$' (a GNU
+/// extension) and any byte of a UTF-8 sequence (C99/C++ extended
+/// characters: `σ`, `Δt`); Clang says whether the name is valid.
 bool isIdentStart(char C) {
-  return std::isalpha(static_cast<unsigned char>(C)) || C == '_';
+  return std::isalpha(static_cast<unsigned char>(C)) || C == '_' || C == '$' ||
+         static_cast<unsigned char>(C) >= 0x80;
 }
 bool isIdentChar(char C) {
-  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  return isIdentStart(C) || std::isdigit(static_cast<unsigned char>(C));
 }
 
 /// Splits the text into tokens; never fails (unknown characters are Punct).
@@ -448,15 +452,38 @@ private:
       It.Text += "[" + squeeze(E.Text) + "]";
       It.Shape.push_back(std::move(E));
     }
+    // OmpSs: `*p`, the object p points to.
+    if (It.Shape.empty() && peek().is("*")) {
+      next();
+      It.Deref = true;
+      It.Text += "*";
+      if (peek().is("*"))
+        return fail(peek().Offset, "'**' in an item: name the pointer that points to the data");
+    }
     const Token &Name = next();
     if (Name.K != Token::Ident || isKeyword(Name.Text)) {
       if (!It.Shape.empty())
         return fail(Name.Offset, "expected a name after the shape, found " + quoted(Name));
+      if (It.Deref) return fail(Name.Offset, "expected a name after '*', found " + quoted(Name));
       return fail(Name.Offset, "expected a name, found " + quoted(Name));
     }
     It.Name = std::string(Name.Text);
     It.Offset = Name.Offset;
     It.Text += It.Name;
+    // `s.m`, `p->m`: a pointer member of a struct.
+    while ((peek().is(".") || peek().is("->"))) {
+      const Token &Op = next();
+      const Token &Member = next();
+      if (Member.K != Token::Ident || isKeyword(Member.Text))
+        return fail(Member.Offset,
+                    "expected a member name after '" + std::string(Op.Text) + "', found " + quoted(Member));
+      MemberStep M;
+      M.Arrow = Op.is("->");
+      M.Name = std::string(Member.Text);
+      M.Offset = Member.Offset;
+      It.Text += std::string(Op.Text) + M.Name;
+      It.Members.push_back(std::move(M));
+    }
     while (peek().is("[")) {
       const Token &Open = next();
       Dimension D;
@@ -509,6 +536,17 @@ private:
           return fail(D.Offset, "a section '[...]' and regions '{...}' in one item ('" + It.Text +
                                     "'): give the part with one notation, e.g. '" + It.Name +
                                     "{lo:len}' for '" + It.Name + "[lo;len]'");
+    if (It.Deref) {
+      if (!It.Regions.empty())
+        return fail(It.Regions.front().Offset,
+                    "regions '{...}' after '*" + It.Name +
+                        "': '*p' is the object p points to; name 'p{...}' instead");
+      for (const Dimension &D : It.Dims)
+        if (D.K != Dimension::Extent)
+          return fail(D.Offset, "a section after '*" + It.Name +
+                                    "': after '*', '[i]' are C subscripts ('*p[i]' is the object p[i] "
+                                    "points to); write the section on the pointer, e.g. 'p[i][lo;len]'");
+    }
     if (!It.Shape.empty() && !It.Regions.empty())
       return fail(It.Regions.front().Offset,
                   "a shape '[...]" + It.Name + "' and regions '{...}' in one item ('" + It.Text +

@@ -2,6 +2,7 @@
 #include "TaskAnalysis.h"
 
 #include "CodeGen.h"
+#include "LocalScopes.h"
 #include "PragmaParser.h"
 #include "RuntimeSymbols.h"
 
@@ -12,6 +13,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 #include <cctype>
@@ -37,6 +39,12 @@ struct BaseInfo {
   bool IsParm = false;
   int ParamIndex = -1;                   ///< declaration pragmas: the task function's parameter
   const clang::ValueDecl *Var = nullptr; ///< call sites and `wait on`: the variable
+  bool IsReference = false;              ///< a `T &` parameter: Type is T, the object it refers to
+  /// `s.m`, `p->m`: the parameter or variable the path starts from, its
+  /// type, and the path (Name is the whole spelling).
+  std::string Root;
+  clang::QualType RootType;
+  std::vector<MemberStep> Members;
 };
 
 /// Where the names of a directive are looked up.
@@ -69,9 +77,9 @@ std::string sanitizeComment(const std::string &S) {
 class Analyzer {
 public:
   Analyzer(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const ASTFacts &Facts,
-           EditPlan &Plan)
+           EditPlan &Plan, const ConstantEvaluator &Evaluate)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Raws(Raws), Facts(Facts),
-        Plan(Plan) {
+        Plan(Plan), Evaluate(Evaluate) {
     Opts.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
   }
 
@@ -118,9 +126,15 @@ public:
         break;
       }
     }
+    checkCallSitesOfDeclaredTasks();
+    warnTaskAddresses();
+    for (BlockRequest &Req : BlockRequests)
+      outlineBlock(Req);
     if (Failed) return false;
     planCalls();
     planKernelLaunches();
+    planLocalWaits();
+    if (!Failed) checkConstantSizes();
     return !Failed;
   }
 
@@ -131,6 +145,7 @@ private:
   const std::vector<RawDirective> &Raws;
   const ASTFacts &Facts;
   EditPlan &Plan;
+  const ConstantEvaluator &Evaluate;
   CodeGenOptions Opts;
   bool Failed = false;
 
@@ -153,6 +168,7 @@ private:
   };
   std::map<const clang::FunctionDecl *, DirectiveSummary> DeclTaskSummary;
   std::map<const clang::CallExpr *, size_t> CallSiteTasks;
+  std::vector<const clang::CallExpr *> CallSiteOrder;
   std::set<const clang::FunctionDecl *> CudaFunctions; ///< canonical decls
   std::set<size_t> SupportEmitted;
   std::set<std::string> UsedIds;
@@ -164,6 +180,21 @@ private:
     auto Builder = Diags.Report(Loc, ID);
     ((Builder << llvm::StringRef(A)), ...);
     Failed = true;
+  }
+  /// The translator's own warnings show although Clang's are off (`-w`,
+  /// set by the driver for the parse), and stay warnings under -Werror.
+  template <unsigned N, typename... Args>
+  void warning(SourceLocation Loc, const char (&Format)[N], const Args &...A) {
+    bool Ignore = Diags.getIgnoreAllWarnings(), AsErrors = Diags.getWarningsAsErrors();
+    Diags.setIgnoreAllWarnings(false);
+    Diags.setWarningsAsErrors(false);
+    unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Warning, Format);
+    {
+      auto Builder = Diags.Report(Loc, ID);
+      ((Builder << llvm::StringRef(A)), ...);
+    }
+    Diags.setIgnoreAllWarnings(Ignore);
+    Diags.setWarningsAsErrors(AsErrors);
   }
   template <unsigned N, typename... Args>
   void note(SourceLocation Loc, const char (&Format)[N], const Args &...A) {
@@ -226,24 +257,141 @@ private:
     return P.isValid() ? P.getLine() : 0;
   }
   bool inMainFile(SourceLocation L) const { return L.isValid() && L.isFileID() && SM.isInMainFile(L); }
+  bool translatable(SourceLocation L) const { return L.isValid() && L.isFileID() && isTranslatable(SM, L); }
 
   std::string sourceText(clang::CharSourceRange R) const {
     return clang::Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
   }
 
   // ------------------------------------------------------------ names
-  bool isKnown(const NameScope &S, const std::string &Name) const {
-    if (S.Raw->MacrosDefined.count(Name) || Facts.FileScopeNames.count(Name)) return true;
+  /// What a name in a clause means, and how the generated code spells it.
+  struct NameMeaning {
+    enum Kind { Unknown, Macro, Param, TemplateParam, Local, Member, Scoped } K = Unknown;
+    std::string Spelling;                   ///< "n", "this->n", "::lib::BS"
+    const clang::NamedDecl *Decl = nullptr; ///< Local, Member, Scoped
+  };
+
+  /// The class and namespace scopes a directive sees, innermost first.
+  static const clang::DeclContext *contextOf(const NameScope &S) {
+    if (S.TaskFn) return S.TaskFn->getDeclContext();
+    if (S.Enclosing) return S.Enclosing->getDeclContext();
+    return nullptr;
+  }
+
+  /// `Name` declared in class RD or one of its bases.
+  static const clang::NamedDecl *lookupInClass(const clang::CXXRecordDecl *RD, const std::string &Name,
+                                               clang::ASTContext &Ctx) {
+    if (!RD || !RD->hasDefinition()) return nullptr;
+    RD = RD->getDefinition();
+    clang::DeclarationName DN(&Ctx.Idents.get(Name));
+    for (const clang::NamedDecl *D : RD->lookup(DN))
+      if (llvm::isa<clang::ValueDecl, clang::TypeDecl>(D)) return D;
+    for (const clang::CXXBaseSpecifier &Base : RD->bases())
+      if (const clang::CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl())
+        if (const clang::NamedDecl *D = lookupInClass(B, Name, Ctx)) return D;
+    return nullptr;
+  }
+
+  /// A name of a clause: a macro, a parameter, a local variable, a member of
+  /// the classes around (a data member through `this` in a member function),
+  /// or a declaration of the namespaces around, which the generated code
+  /// (placed elsewhere) names fully qualified in C++.
+  NameMeaning resolveName(const NameScope &S, const std::string &Name) const {
+    NameMeaning M;
+    M.Spelling = Name;
+    if (S.Raw && S.Raw->MacrosDefined.count(Name)) {
+      M.K = NameMeaning::Macro;
+      return M;
+    }
     if (S.TaskFn)
       for (const clang::ParmVarDecl *P : S.TaskFn->parameters())
-        if (P->getName() == Name) return true;
+        if (P->getName() == Name) {
+          M.K = NameMeaning::Param;
+          M.Decl = P;
+          return M;
+        }
     // Template parameters are in scope where the generated code uses the
     // name: in the template's own helpers, or inline in the caller's body.
     for (const clang::FunctionDecl *FD : {S.TaskFn, S.Enclosing})
       if (const clang::FunctionTemplateDecl *Template = FD ? FD->getDescribedFunctionTemplate() : nullptr)
         for (const clang::NamedDecl *P : *Template->getTemplateParameters())
-          if (P->getName() == Name) return true;
-    return S.Enclosing && lookupLocal(S, Name);
+          if (P->getName() == Name) {
+            M.K = NameMeaning::TemplateParam;
+            return M;
+          }
+    if (S.Enclosing)
+      if (const clang::ValueDecl *V = lookupLocal(S, Name)) {
+        M.K = NameMeaning::Local;
+        M.Decl = V;
+        return M;
+      }
+    if (!Ctx.getLangOpts().CPlusPlus) {
+      if (Facts.FileScopeNames.count(Name)) M.K = NameMeaning::Scoped;
+      return M;
+    }
+    clang::DeclarationName DN(&Ctx.Idents.get(Name));
+    const auto *Method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(S.Enclosing);
+    for (const clang::DeclContext *DC = contextOf(S); DC; DC = DC->getParent()) {
+      if (const auto *RD = llvm::dyn_cast<clang::CXXRecordDecl>(DC)) {
+        const clang::NamedDecl *D = lookupInClass(RD, Name, Ctx);
+        if (!D) continue;
+        M.Decl = D;
+        if (llvm::isa<clang::FieldDecl, clang::IndirectFieldDecl>(D) ||
+            (llvm::isa<clang::CXXMethodDecl>(D) && !llvm::cast<clang::CXXMethodDecl>(D)->isStatic())) {
+          // A non-static member: through `this`, in a member function.
+          if (Method && !Method->isStatic() &&
+              Method->getParent()->getCanonicalDecl() == RD->getCanonicalDecl()) {
+            M.K = NameMeaning::Member;
+            M.Spelling = "this->" + Name;
+          }
+          return M; // Unknown elsewhere: no object to take it from
+        }
+        M.K = NameMeaning::Scoped;
+        M.Spelling = scopeOf(RD) + Name;
+        return M;
+      }
+      if (!DC->isFileContext()) continue;
+      for (const clang::NamedDecl *D : DC->lookup(DN)) {
+        M.K = NameMeaning::Scoped;
+        M.Decl = D;
+        M.Spelling = scopeOf(D->getDeclContext()) + Name;
+        return M;
+      }
+    }
+    if (Facts.FileScopeNames.count(Name)) M.K = NameMeaning::Scoped; // e.g. through `using namespace`
+    return M;
+  }
+
+  bool isKnown(const NameScope &S, const std::string &Name) const {
+    return resolveName(S, Name).K != NameMeaning::Unknown;
+  }
+
+  /// `E` as the generated code spells it: names of the namespaces and
+  /// classes around qualified (`::lib::BS`), data members through `this`.
+  std::string qualified(const NameScope &S, const ExprText &E) const {
+    std::string Out;
+    size_t At = 0;
+    for (const ExprName &N : E.Names) {
+      size_t Pos = N.Offset - E.Offset;
+      if (Pos < At || Pos + N.Name.size() > E.Text.size()) continue;
+      Out += E.Text.substr(At, Pos - At);
+      Out += resolveName(S, N.Name).Spelling;
+      At = Pos + N.Name.size();
+    }
+    return Out + E.Text.substr(std::min(At, E.Text.size()));
+  }
+
+  /// A copy of `It` whose expressions are spelt for the generated code.
+  Item qualifiedItem(const NameScope &S, const Item &It) const {
+    Item Q = It;
+    for (ExprText &E : Q.Shape)
+      E.Text = qualified(S, E);
+    for (std::vector<Dimension> *Dims : {&Q.Dims, &Q.Regions})
+      for (Dimension &D : *Dims) {
+        D.First.Text = qualified(S, D.First);
+        D.Second.Text = qualified(S, D.Second);
+      }
+    return Q;
   }
 
   const clang::ValueDecl *lookupLocal(const NameScope &S, const std::string &Name) const {
@@ -269,20 +417,30 @@ private:
           B.Original = P->getOriginalType();
           B.IsParm = true;
           B.ParamIndex = static_cast<int>(I);
+          if (B.Type->isReferenceType()) {
+            // `T &x` named in a clause: the object it refers to.
+            B.Type = B.Type.getNonReferenceType();
+            B.Original = B.Type;
+            B.IsReference = true;
+          }
           return B;
         }
       }
       return std::nullopt;
     }
-    const clang::ValueDecl *V = lookupLocal(S, Name);
-    if (!V) {
+    NameMeaning M = resolveName(S, Name);
+    const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(M.Decl);
+    if (!V && M.K == NameMeaning::Scoped) {
       auto It = Facts.FileScopeVars.find(Name);
       if (It != Facts.FileScopeVars.end()) V = It->second;
     }
-    if (!V) return std::nullopt;
+    if (!V || llvm::isa<clang::FunctionDecl, clang::EnumConstantDecl>(V) ||
+        (M.K != NameMeaning::Local && M.K != NameMeaning::Member && M.K != NameMeaning::Scoped))
+      return std::nullopt;
+    B.Name = M.Spelling;
     B.Var = V;
-    B.Type = V->getType();
-    B.Original = V->getType();
+    B.Type = V->getType().getNonReferenceType();
+    B.Original = B.Type;
     if (const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(V)) {
       B.IsParm = true;
       B.Original = P->getOriginalType();
@@ -324,8 +482,66 @@ private:
     return Ok;
   }
 
+  /// `s.m.n`, `p->m`: the member a path names, from a struct passed by value
+  /// or a pointer (or reference) to one; only the first step may go through
+  /// a pointer.
+  bool resolveMembers(const NameScope &S, const Item &It, BaseInfo &B) {
+    B.Root = B.Name;
+    B.RootType = B.Type;
+    B.Members = It.Members;
+    clang::QualType T = B.Type;
+    std::string Path = It.Name;
+    for (size_t I = 0; I < It.Members.size(); ++I) {
+      const MemberStep &M = It.Members[I];
+      SourceLocation Loc = S.Raw->locationOf(M.Offset);
+      clang::QualType Record = T;
+      if (M.Arrow) {
+        if (!T->isPointerType()) {
+          error(Loc, "'->%0' on '%1', which is not a pointer (type '%2'); write '%1.%0'", M.Name, Path,
+                printType(T));
+          return false;
+        }
+        if (I > 0) {
+          error(Loc,
+                "'%0' reaches its data through a second pointer ('->%1'): a task's data must be reachable "
+                "from a parameter through one pointer member at most; pass '%2' as a parameter of its own",
+                It.baseText(), M.Name, Path);
+          return false;
+        }
+        Record = T->getPointeeType();
+      } else if (T->isPointerType()) {
+        error(Loc, "'.%0' on '%1', which is a pointer (type '%2'); write '%1->%0'", M.Name, Path,
+              printType(T));
+        return false;
+      }
+      const clang::RecordDecl *RD = Record->getAsRecordDecl();
+      RD = RD ? RD->getDefinition() : nullptr;
+      if (!RD) {
+        error(Loc, "'%0' is not a struct (type '%1'), so it has no member '%2'",
+              Path + (M.Arrow ? "[0]" : ""), printType(Record), M.Name);
+        return false;
+      }
+      const clang::FieldDecl *Field = nullptr;
+      for (const clang::FieldDecl *F : RD->fields())
+        if (F->getName() == M.Name) Field = F;
+      if (!Field) {
+        error(Loc, "no member '%0' in '%1'", M.Name, printType(Record));
+        return false;
+      }
+      T = Field->getType();
+      Path += (M.Arrow ? "->" : ".") + M.Name;
+      B.Name += (M.Arrow ? "->" : ".") + M.Name;
+    }
+    B.Type = T;
+    B.Original = T;
+    B.IsParm = false;
+    B.IsReference = false;
+    return true;
+  }
+
   std::optional<BaseInfo> resolveBase(const NameScope &S, const Item &It) {
     std::optional<BaseInfo> B = lookupBase(S, It.Name);
+    if (B && !It.Members.empty() && !resolveMembers(S, It, *B)) return std::nullopt;
     if (B) return B;
     SourceLocation Loc = S.Raw->locationOf(It.Offset);
     if (S.TaskFn && isKnown(S, It.Name))
@@ -336,6 +552,172 @@ private:
     else
       error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
     return std::nullopt;
+  }
+
+  // ------------------------------------------------------------ constant sizes
+  /// A size or bound of an item that Clang evaluates when it is a constant
+  /// (ConstantProbe.h), and what it must be.
+  struct SizeCheck {
+    enum Role { Count, Index, RangeLo, RangeHi } R = Count;
+    const RawDirective *Raw = nullptr;
+    unsigned Offset = 0;        ///< of the expression
+    std::string Expr;           ///< as written
+    std::string ItemText;       ///< the whole item
+    bool ClassicExtent = false; ///< StarSs `p[e]`: e elements from p
+    uint64_t ElemBytes = 0;     ///< one element of the item, 0 if unknown
+    unsigned Item = 0;          ///< numbers the items (for the product of counts)
+    unsigned ItemOffset = 0;
+  };
+  std::vector<ConstantProbe> Probes;
+  std::vector<SizeCheck> SizeChecks; ///< one per probe
+  unsigned ProbedItems = 0;
+
+  /// Names only macros and declarations of the namespaces and classes: a
+  /// constant, maybe.
+  bool mayBeConstant(const NameScope &S, const ExprText &E) const {
+    if (E.Text.empty()) return false;
+    for (const ExprName &N : E.Names) {
+      NameMeaning M = resolveName(S, N.Name);
+      if (M.K != NameMeaning::Macro && M.K != NameMeaning::Scoped) return false;
+    }
+    return true;
+  }
+
+  void probeSizes(const NameScope &S, const Item &It, const BaseInfo &B) {
+    if (!Evaluate) return;
+    unsigned ItemId = ProbedItems++;
+    uint64_t ElemBytes = 0;
+    clang::QualType T = B.Type;
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    else if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    T = Ctx.getBaseElementType(T);
+    if (!T->isDependentType() && !T->isIncompleteType() && !T->isFunctionType() && !T->isVoidType())
+      ElemBytes = static_cast<uint64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+    auto add = [&](const ExprText &E, SizeCheck::Role Role, bool Classic = false) {
+      if (!mayBeConstant(S, E)) return;
+      SizeCheck C;
+      C.R = Role;
+      C.Raw = S.Raw;
+      C.Offset = E.Offset;
+      C.Expr = E.Text;
+      C.ItemText = It.Text;
+      C.ClassicExtent = Classic;
+      C.ElemBytes = ElemBytes;
+      C.Item = ItemId;
+      C.ItemOffset = It.Begin;
+      SizeChecks.push_back(C);
+      Probes.push_back({S.Raw->End, E.Text});
+    };
+    auto part = [&](const Dimension &D, bool ExtentIsIndex) {
+      switch (D.K) {
+      case Dimension::Extent:
+        add(D.First, ExtentIsIndex ? SizeCheck::Index : SizeCheck::Count, !ExtentIsIndex);
+        break;
+      case Dimension::Index:
+        add(D.First, SizeCheck::Index);
+        break;
+      case Dimension::Length:
+        add(D.First, SizeCheck::Index);
+        add(D.Second, SizeCheck::Count);
+        break;
+      case Dimension::Range:
+        if (mayBeConstant(S, D.First) && mayBeConstant(S, D.Second)) {
+          add(D.First, SizeCheck::RangeLo);
+          add(D.Second, SizeCheck::RangeHi);
+        } else {
+          add(D.First, SizeCheck::Index);
+          add(D.Second, SizeCheck::Index);
+        }
+        break;
+      case Dimension::Whole:
+        break;
+      }
+    };
+    for (const ExprText &E : It.Shape)
+      add(E, SizeCheck::Count);
+    for (const Dimension &D : It.Dims)
+      part(D, It.Deref || !It.Shape.empty());
+    for (const Dimension &D : It.Regions)
+      part(D, true);
+  }
+
+  static std::string decimal(const llvm::APSInt &N) {
+    llvm::SmallString<32> S;
+    N.toString(S, 10);
+    return std::string(S.str());
+  }
+
+  /// Constant sizes and bounds that cannot be: not whole numbers, strings,
+  /// negative or zero counts, reversed ranges, sizes that overflow.
+  void checkConstantSizes() {
+    if (Probes.empty()) return;
+    std::vector<ConstantValue> Values = Evaluate(Probes);
+    if (Values.size() != Probes.size()) return;
+    std::map<unsigned, llvm::APInt> Bytes; // per item: the product of its constant counts, in bytes
+    std::set<unsigned> Reported;
+    for (size_t I = 0; I < SizeChecks.size(); ++I) {
+      const SizeCheck &C = SizeChecks[I];
+      const ConstantValue &V = Values[I];
+      SourceLocation Loc = C.Raw->locationOf(C.Offset);
+      switch (V.K) {
+      case ConstantValue::Unknown:
+        continue;
+      case ConstantValue::String:
+        error(Loc, "'%0' in '%1' is a string, not a number of elements", C.Expr, C.ItemText);
+        continue;
+      case ConstantValue::Pointer:
+        error(Loc, "'%0' in '%1' is a pointer, not a number of elements", C.Expr, C.ItemText);
+        continue;
+      case ConstantValue::Floating: {
+        std::string Value = std::to_string(V.Float);
+        error(Loc, "'%0' in '%1' is not a whole number (%2): sizes and bounds count elements", C.Expr,
+              C.ItemText, Value.substr(0, Value.find_last_not_of('0') + 1));
+        continue;
+      }
+      case ConstantValue::Integer:
+        break;
+      }
+      const llvm::APSInt &N = V.Int;
+      if (C.R == SizeCheck::RangeHi && I > 0 && Values[I - 1].K == ConstantValue::Integer &&
+          llvm::APSInt::compareValues(N, Values[I - 1].Int) < 0) {
+        error(SizeChecks[I - 1].Raw->locationOf(SizeChecks[I - 1].Offset),
+              "'%0:%1' in '%2' ends before it starts (%3 > %4): in 'lo:hi' both bounds are included, so hi "
+              "must "
+              "not be less than lo",
+              SizeChecks[I - 1].Expr, C.Expr, C.ItemText, decimal(Values[I - 1].Int), decimal(N));
+        continue;
+      }
+      if (C.R != SizeCheck::Count) continue;
+      if (N.isSigned() && N.isNegative()) {
+        error(Loc, "'%0' in '%1' is negative (%2): it counts the elements of the item", C.Expr, C.ItemText,
+              decimal(N));
+        continue;
+      }
+      if (N.isZero()) {
+        if (C.ClassicExtent)
+          error(Loc,
+                "'%0' in '%1' is 0, so the item names no element: in GPUSs 'x[n]' is the n elements from x "
+                "(to name element i, write 'x[i;1]')",
+                C.Expr, C.ItemText);
+        else
+          error(Loc, "'%0' in '%1' is 0, so the item names no element", C.Expr, C.ItemText);
+        continue;
+      }
+      if (!C.ElemBytes || Reported.count(C.Item)) continue;
+      llvm::APInt Count = N.zext(192), &Total = Bytes[C.Item];
+      if (Total.getBitWidth() == 1) Total = llvm::APInt(192, C.ElemBytes);
+      Total *= Count.zextOrTrunc(192);
+      if (Total.getActiveBits() > 63) {
+        Reported.insert(C.Item);
+        error(
+            Loc,
+            "'%1' is too large: with '%0' it spans more than 2^63 bytes (elements of %2 bytes); a size this "
+            "large wraps around when computed, and the task would get a region of another size",
+            C.Expr, C.ItemText, std::to_string(C.ElemBytes));
+      }
+    }
   }
 
   // ------------------------------------------------------------ types
@@ -404,9 +786,105 @@ private:
     return Number ? "(size_t)" + E : count(E);
   }
 
-  std::optional<RegionCode> buildRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
+  /// The region an item names; its expressions are spelt for the place of
+  /// the generated code (names of namespaces and classes qualified).
+  std::optional<RegionCode> buildRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
+    probeSizes(S, Written, B);
+    Item It = qualifiedItem(S, Written);
+    if (It.Deref) return buildDerefRegion(S, It, B);
     if (It.isClassic()) return buildClassicRegion(S, It, B);
     return buildShapedRegion(S, It, B);
+  }
+
+  /// The number of subscripts of a plain item that select a pointer stored
+  /// in an array or pointed to (`C[t]` for `double *C[NT]`, `m[i][j]` for
+  /// `float *m[NB][NB]`), if any.
+  std::optional<size_t> pointerElementDepth(const BaseInfo &B, const Item &It) const {
+    if (!It.isClassic() || It.Deref || !It.Members.empty()) return std::nullopt;
+    clang::QualType T = B.Type;
+    for (size_t J = 0; J < It.Dims.size(); ++J) {
+      if (It.Dims[J].K != Dimension::Extent) return std::nullopt;
+      clang::QualType Elem;
+      if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+        Elem = AT->getElementType();
+      else if (T->isPointerType())
+        Elem = T->getPointeeType();
+      else
+        return std::nullopt;
+      if (Elem->isPointerType()) return J + 1;
+      if (!Ctx.getAsArrayType(Elem)) return std::nullopt;
+      T = Elem;
+    }
+    return std::nullopt;
+  }
+
+  /// In `wait on`, an item that selects a pointer stored in an array is the
+  /// data it points to, as SMPSs's `wait on(matrix[i][j])` of a tile:
+  /// `C[t]` is the object C[t] points to (the tasks whose data contain its
+  /// first element, so a whole tile named by the tasks), and `C[t][lo;len]`
+  /// (OmpSs) a section of it. Waiting on the pointers themselves is
+  /// `wait on(C)`.
+  std::optional<RegionCode> buildIndirectRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
+    Item It = qualifiedItem(S, Written);
+    size_t Depth = *pointerElementDepth(B, It);
+    std::string E = B.Name;
+    clang::QualType T = B.Type;
+    for (size_t J = 0; J < Depth; ++J) {
+      E += "[" + It.Dims[J].First.Text + "]";
+      const clang::ArrayType *AT = Ctx.getAsArrayType(T);
+      T = AT ? AT->getElementType() : T->getPointeeType();
+    }
+    if (!hasKnownSize(T->getPointeeType())) {
+      error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')", E,
+            printType(T));
+      return std::nullopt;
+    }
+    BaseInfo Pointer;
+    Pointer.Name = paren(E);
+    Pointer.Type = T;
+    Pointer.Original = T;
+    if (Depth == It.Dims.size()) {
+      RegionCode R;
+      R.Base = Pointer.Name;
+      R.Bytes = "sizeof(*" + Pointer.Name + ")";
+      return R;
+    }
+    Item Rest = It;
+    Rest.Dims.erase(Rest.Dims.begin(), Rest.Dims.begin() + static_cast<long>(Depth));
+    return buildClassicRegion(S, Rest, Pointer);
+  }
+
+  /// `*p`: the object p points to (`sizeof *p` bytes); `*p[i]`: the object
+  /// the pointer p[i] points to (C subscripts).
+  std::optional<RegionCode> buildDerefRegion(const NameScope &S, const Item &It, const BaseInfo &B) {
+    std::string E = B.Name;
+    clang::QualType T = B.Type;
+    for (const Dimension &D : It.Dims) {
+      const clang::ArrayType *AT = Ctx.getAsArrayType(T);
+      if (!AT && !T->isPointerType()) {
+        error(S.Raw->locationOf(D.Offset), "'%0' has no element to subscript (type '%1')", E, printType(T));
+        return std::nullopt;
+      }
+      T = AT ? AT->getElementType() : T->getPointeeType();
+      E = paren(E) + "[" + D.First.Text + "]";
+    }
+    if (!T->isPointerType() && !Ctx.getAsArrayType(T)) {
+      error(S.Raw->locationOf(It.Begin),
+            "'%0': '%1' is not a pointer (type '%2'); '*p' names the object a pointer p points to", It.Text,
+            It.Text.substr(1), printType(T));
+      return std::nullopt;
+    }
+    clang::QualType Pointee =
+        T->isPointerType() ? T->getPointeeType() : Ctx.getAsArrayType(T)->getElementType();
+    if (!hasKnownSize(Pointee)) {
+      error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')",
+            It.Text.substr(1), printType(T));
+      return std::nullopt;
+    }
+    RegionCode R;
+    R.Base = It.Dims.empty() ? E : paren(E);
+    R.Bytes = "sizeof(*" + paren(E) + ")";
+    return R;
   }
 
   /// The shape of what an item's base points to, as its type gives it.
@@ -702,12 +1180,44 @@ private:
   }
 
   // ------------------------------------------------------------ tasks
-  static const clang::ValueDecl *argVariable(const clang::Expr *Arg) {
-    Arg = Arg->IgnoreParenImpCasts();
-    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Arg); U && U->getOpcode() == clang::UO_AddrOf)
-      Arg = U->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(Arg)) return DR->getDecl();
-    return nullptr;
+  /// The variable a pointer argument is based on: `x` for `x`, `&x`,
+  /// `&x[i]`, `x + i`, `(T *)x`, `m[i]` (a row of an array); `Storage` says
+  /// whether it points into the variable's own storage (an array, or an
+  /// address taken) rather than being a pointer value it holds. Null for
+  /// other expressions (`C[t]`, a pointer stored in an array, is a value).
+  static const clang::ValueDecl *argVariable(const clang::Expr *Arg, bool *Storage = nullptr) {
+    bool Address = false;
+    const clang::Expr *E = Arg;
+    while (E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *Cast = llvm::dyn_cast<clang::ExplicitCastExpr>(E)) {
+        E = Cast->getSubExpr();
+      } else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+                 U && U->getOpcode() == clang::UO_AddrOf) {
+        Address = true;
+        E = U->getSubExpr();
+      } else if (const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E);
+                 Sub && (Address || Sub->getType()->isArrayType())) {
+        E = Sub->getBase();
+      } else if (const auto *Member = llvm::dyn_cast<clang::MemberExpr>(E);
+                 Member && !Member->isArrow() && (Address || Member->getType()->isArrayType())) {
+        E = Member->getBase();
+      } else if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(E);
+                 Bin && (Bin->getOpcode() == clang::BO_Add || Bin->getOpcode() == clang::BO_Sub)) {
+        E = Bin->getLHS()->getType()->isPointerType()   ? Bin->getLHS()
+            : Bin->getRHS()->getType()->isPointerType() ? Bin->getRHS()
+                                                        : nullptr;
+      } else {
+        break;
+      }
+    }
+    const clang::ValueDecl *D = nullptr;
+    if (const auto *DR = llvm::dyn_cast_or_null<clang::DeclRefExpr>(E)) D = DR->getDecl();
+    if (const auto *Member = llvm::dyn_cast_or_null<clang::MemberExpr>(E);
+        Member && llvm::isa<clang::CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      D = Member->getMemberDecl();
+    if (Storage && D) *Storage = Address || D->getType()->isArrayType();
+    return D;
   }
 
   bool checkTaskFunction(const clang::FunctionDecl *FD, SourceLocation UseLoc) {
@@ -770,12 +1280,26 @@ private:
         return false;
       }
       if (T->isReferenceType()) {
-        error(P->getLocation(),
-              "parameter '%0' of task function '%1' is a reference (type '%2'): a task runs later and "
-              "cannot keep a reference to the caller's variable; pass a pointer and name it in a data "
-              "clause (e.g. 'inout(%0)')",
-              P->getNameAsString(), FD->getNameAsString(), printType(T));
-        return false;
+        // `const T &x` of a trivially copyable T is captured by value; a
+        // `T &x` named in a clause is the object it refers to.
+        clang::QualType Object = T.getNonReferenceType();
+        const char *Why = nullptr;
+        if (T->isRValueReferenceType())
+          Why = "an rvalue reference: a task runs later, when the temporary it binds to is gone";
+        else if (Object->isPointerType() && !Object.isConstQualified())
+          Why = "a reference to a pointer: the task cannot change the caller's pointer";
+        else if (!Object->isDependentType() && !hasKnownSize(Object))
+          Why = "a reference to an object of unknown size";
+        if (Why) {
+          error(
+              P->getLocation(),
+              "parameter '%0' of task function '%1' is %2 (type '%3'); pass a pointer and name it in a data "
+              "clause (e.g. 'inout(%0[n])'), or take the value by const reference",
+              P->getNameAsString(), FD->getNameAsString(), Why, printType(T));
+          return false;
+        }
+        if (!Object.isConstQualified()) continue; // checked against the clauses
+        T = Object;
       }
       // A C99 variable-length array parameter (`double a[n][n]`) is a
       // pointer whose type depends on the other parameters: the task keeps
@@ -890,6 +1414,68 @@ private:
     return FD->getNameAsString();
   }
 
+  /// Whether the data an item names is const: the copy-back of a task that
+  /// writes it would land in read-only memory.
+  bool isConstData(const BaseInfo &B) const {
+    clang::QualType T = B.Type;
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    else if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    return Ctx.getBaseElementType(T).isConstQualified();
+  }
+
+  /// The member path of a member item relative to its struct: ".data" for
+  /// `s.data` and `p->data`, ".m.r" for `p->m.r`.
+  static std::string relativePath(const BaseInfo &B) {
+    std::string Path;
+    for (const MemberStep &M : B.Members)
+      Path += "." + M.Name;
+    return Path;
+  }
+
+  /// OmpSs's `in(x[k-1]) out(x[k])` means elements k-1 and k; GPUSs's `x[n]`
+  /// is the n elements from x[0] (the StarSs meaning, kept). Where an item's
+  /// extent on a plain pointer is a variable plus or minus a number and
+  /// another item of the same pointer has that variable (or it plus or minus
+  /// a number) as extent, the writer most likely meant elements: a warning.
+  void warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
+    llvm::Regex Shifted(
+        "^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*([-+][[:space:]]*[0-9]+)?[[:space:]]*$");
+    auto variableOf = [&](const PendingAccess &P, bool &IsShifted) -> std::string {
+      const Item &It = *P.It;
+      llvm::SmallVector<llvm::StringRef, 3> M;
+      if (!It.isClassic() || It.Deref || It.Dims.size() != 1 || It.Dims[0].K != Dimension::Extent ||
+          !P.Base.Type->isPointerType() || Ctx.getAsArrayType(P.Base.Type->getPointeeType()) ||
+          !Shifted.match(It.Dims[0].First.Text, &M))
+        return "";
+      NameMeaning N = resolveName(S, M[1].str());
+      const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
+      if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V || !isScalar(V->getType()))
+        return "";
+      IsShifted = M.size() > 2 && !M[2].empty();
+      return M[1].str();
+    };
+    for (const PendingAccess &P : Pending) {
+      bool Shifted1 = false;
+      std::string Var = variableOf(P, Shifted1);
+      if (Var.empty() || !Shifted1) continue;
+      for (const PendingAccess &Q : Pending) {
+        bool Shifted2 = false;
+        if (&Q == &P || Q.It->baseText() != P.It->baseText() || variableOf(Q, Shifted2) != Var) continue;
+        const Dimension &D = P.It->Dims[0];
+        warning(
+            P.Raw->locationOf(D.Offset),
+            "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
+            "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
+            "elements write '%2[%1;1]' and '%4[%5;1]'",
+            P.It->Text, D.First.Text, P.It->baseText(), Q.It->Text, Q.It->baseText(),
+            Q.It->Dims[0].First.Text);
+        break;
+      }
+    }
+  }
+
   /// Builds the model of a task. `FD` names the parameters (declaration
   /// pragma) or is the callee (call-site pragma, `Call` set).
   bool buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task, const ParsedDirective *Target,
@@ -912,7 +1498,7 @@ private:
     Code.Clauses = sanitizeComment(Code.Clauses);
     if (Task->D.Task.HasPriority) {
       if (!checkExprNames(Scope, Task->D.Task.Priority)) return false;
-      Code.Priority = Task->D.Task.Priority.Text;
+      Code.Priority = qualified(Scope, Task->D.Task.Priority);
     }
 
     // By-value arguments at a call site: the variables passed as scalars.
@@ -924,6 +1510,16 @@ private:
             ByValueVars.insert(DR->getDecl());
 
     std::vector<PendingAccess> Pending;
+    if (!buildAccesses(Task, Target, Scope, ByValueVars, Pending, Code)) return false;
+    return buildParams(FD, Call, Pending, Code);
+  }
+
+  /// The accesses of a task's clauses (and its target's copy clauses).
+  /// `ByValueVars`: at a call site, the variables passed by value.
+  bool buildAccesses(const ParsedDirective *Task, const ParsedDirective *Target, const NameScope &Scope,
+                     const std::set<const clang::ValueDecl *> &ByValueVars,
+                     std::vector<PendingAccess> &Pending, TaskCode &Code) {
+    std::vector<const char *> PendingClause; ///< per pending access: the data clause first naming it
     bool Ok = true;
     auto addItem = [&](const NameScope &ItemScope, const Item &It, const char *Direction,
                        const char *ClauseText, unsigned CopyBits, bool FromCopy) {
@@ -936,7 +1532,41 @@ private:
         Ok = false;
         return;
       }
-      bool ByValue = (Scope.TaskFn && isScalar(B->Type)) || (B->Var && ByValueVars.count(B->Var));
+      SourceLocation Loc = ItemScope.Raw->locationOf(It.Offset);
+      if (It.Deref && !It.Dims.empty()) {
+        error(ItemScope.Raw->locationOf(It.Begin),
+              "'%0' names data through a pointer stored in '%1': a task reaches its data through its "
+              "parameters; pass '%2' to the task and name that parameter",
+              It.Text, It.Name, It.Text.substr(1));
+        Ok = false;
+        return;
+      }
+      if (pointerElementDepth(*B, It) && It.Dims.size() > *pointerElementDepth(*B, It)) {
+        error(ItemScope.Raw->locationOf(It.Dims[*pointerElementDepth(*B, It)].Offset),
+              "'%0' names data through the pointer stored in '%1': a task reaches its data through its "
+              "parameters; pass that pointer to the task and name its parameter (items through stored "
+              "pointers are for 'wait on')",
+              It.Text, It.Name);
+        Ok = false;
+        return;
+      }
+      if (!It.Members.empty() && !B->Type->isPointerType()) {
+        error(ItemScope.Raw->locationOf(It.Members.back().Offset),
+              "'%0' is not a pointer (type '%1'): a member named in a task's clause must point to the task's "
+              "data; name the struct itself ('%2') to make its bytes the task's data",
+              It.baseText(), printType(B->Type), It.Name);
+        Ok = false;
+        return;
+      }
+      if (It.Deref && isScalar(B->Type)) {
+        error(ItemScope.Raw->locationOf(It.Begin),
+              "'*%0': '%0' is not a pointer (type '%1'); '*p' names the object a pointer p points to",
+              It.Name, printType(B->Type));
+        Ok = false;
+        return;
+      }
+      bool ByValue = It.Members.empty() && ((Scope.TaskFn && !B->IsReference && isScalar(B->Type)) ||
+                                            (B->Var && ByValueVars.count(B->Var)));
       if (ByValue) {
         if (!It.Dims.empty() || !It.Shape.empty() || !It.Regions.empty()) {
           unsigned At = !It.Shape.empty()  ? It.Begin
@@ -952,22 +1582,43 @@ private:
           return;
         }
         if (std::string(Direction) != rt::DirIn) {
-          error(ItemScope.Raw->locationOf(It.Offset),
-                "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead", It.Name,
-                ClauseText);
+          error(Loc, "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead",
+                It.Name, ClauseText);
           Ok = false;
         }
         return; // an input scalar: copied into the task, no access
       }
-      for (PendingAccess &P : Pending)
-        if (P.It->Text == It.Text) {
-          if (FromCopy) {
-            P.CopyBits |= CopyBits;
-          } else if (P.Direction != Direction) {
-            P.Direction = rt::DirInout;
-          }
-          return;
+      bool Writes = FromCopy ? (CopyBits & CopyOutBit) != 0 : std::string(Direction) != rt::DirIn;
+      if (Writes && isConstData(*B)) {
+        error(Loc,
+              "'%0' is const data (type '%1') and cannot be named in '%2': the task's result would be copied "
+              "back into read-only memory; remove 'const', or name it in input(...)",
+              It.baseText(), printType(B->Type), ClauseText);
+        Ok = false;
+        return;
+      }
+      for (size_t J = 0; J < Pending.size(); ++J) {
+        PendingAccess &P = Pending[J];
+        if (P.It->Text != It.Text) continue;
+        if (FromCopy) {
+          P.CopyBits |= CopyBits;
+        } else if (PendingClause[J]) {
+          if (std::string(PendingClause[J]) == ClauseText)
+            warning(Loc, "'%0' is named twice in '%1'; name it once", It.Text, ClauseText);
+          else
+            warning(
+                Loc,
+                "'%0' is named in both '%1' and '%2': the task reads and writes it (inout); name it once, "
+                "in inout(%0)",
+                It.Text, PendingClause[J], ClauseText);
+          note(P.Raw->locationOf(P.It->Offset), "named here first");
+          if (P.Direction != Direction) P.Direction = rt::DirInout;
+        } else {
+          if (P.Direction != Direction) P.Direction = rt::DirInout;
+          PendingClause[J] = ClauseText;
         }
+        return;
+      }
       PendingAccess P;
       P.It = &It;
       P.Raw = ItemScope.Raw;
@@ -975,6 +1626,7 @@ private:
       P.Direction = Direction;
       P.CopyBits = CopyBits;
       Pending.push_back(P);
+      PendingClause.push_back(FromCopy ? nullptr : ClauseText);
     };
     for (const Clause &C : Task->D.Task.Clauses) {
       const char *Dir = C.Kind == ClauseKind::Input    ? rt::DirIn
@@ -1000,9 +1652,12 @@ private:
     }
     if (!Ok) return false;
 
+    warnLikelyElementItems(Scope, Pending);
+
     // Regions of one base are reached through one pointer: the runtime
     // keeps them in one storage (css_access::group).
     auto SameBase = [](const BaseInfo &A, const BaseInfo &B) {
+      if ((!A.Members.empty() || !B.Members.empty()) && A.Name != B.Name) return false;
       if (A.ParamIndex >= 0 || B.ParamIndex >= 0) return A.ParamIndex == B.ParamIndex;
       return A.Var != nullptr && A.Var == B.Var;
     };
@@ -1032,36 +1687,336 @@ private:
       }
       Code.Accesses.push_back(A);
     }
-    if (!Ok) return false;
+    return Ok;
+  }
 
+  /// The parameters of a task of function FD: how each is stored and
+  /// passed, and the access its pointer is rebased with.
+  bool buildParams(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
+                   const std::vector<PendingAccess> &Pending, TaskCode &Code) {
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const clang::ParmVarDecl *P = FD->getParamDecl(I);
       ParamCode PC;
       PC.Name = P->getName().empty() ? std::string(rt::LocalPrefix) + "p" + std::to_string(I)
                                      : P->getNameAsString();
-      clang::QualType T = P->getType().getUnqualifiedType();
+      clang::QualType Declared = P->getType();
+      clang::QualType Object = Declared.getNonReferenceType();
+      clang::QualType T = Object.getUnqualifiedType();
+      bool IsRef = Declared->isReferenceType();
       PC.Declarator = genType(T, PC.Name);
       PC.TypeName = genType(T);
+      if (IsRef) {
+        PC.HelperDeclarator = genType(Declared, PC.Name);
+        if (!Object.isConstQualified()) {
+          // `T &x`: the task keeps the object's address.
+          PC.ByReference = true;
+          PC.RefType = genType(Object);
+          PC.Storage = genType(Ctx.getPointerType(Object), PC.Name);
+        }
+      }
       if (T->isPointerType() && T->getPointeeType()->isVariablyModifiedType()) {
         bool Const = Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();
         PC.Storage = std::string(Const ? "const void *" : "void *") + PC.Name;
       }
-      PC.CopyableUnknown = T->isDependentType() && !T->isPointerType();
-      if (T->isPointerType()) {
-        const clang::ValueDecl *ArgVar =
-            Call && I < Call->getNumArgs() ? argVariable(Call->getArg(I)) : nullptr;
-        for (size_t A = 0; A < Pending.size(); ++A) {
-          bool Match =
-              Call ? (ArgVar && Pending[A].Base.Var == ArgVar) : Pending[A].Base.ParamIndex == (int)I;
-          if (Match) {
-            PC.Access = static_cast<int>(A);
-            break;
-          }
+      PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;
+      bool ArgStorage = false;
+      const clang::ValueDecl *ArgVar =
+          Call && I < Call->getNumArgs() ? argVariable(Call->getArg(I), &ArgStorage) : nullptr;
+      auto matches = [&](const BaseInfo &B) {
+        return Call ? (ArgVar && B.Var == ArgVar) : B.ParamIndex == static_cast<int>(I);
+      };
+      bool Named = false;
+      for (size_t A = 0; A < Pending.size(); ++A) {
+        const BaseInfo &B = Pending[A].Base;
+        if (!matches(B)) continue;
+        Named = true;
+        if (B.Members.empty()) {
+          if ((T->isPointerType() || PC.ByReference) && PC.Access < 0) PC.Access = static_cast<int>(A);
+          continue;
         }
+        std::string Path = relativePath(B);
+        bool Seen = false;
+        for (const ParamCode::MemberRebase &M : PC.Members)
+          Seen |= M.Path == Path;
+        if (!Seen) PC.Members.push_back({Path, genType(B.Type), static_cast<int>(A)});
+      }
+      if (!PC.Members.empty() && (T->isPointerType() || PC.ByReference)) {
+        clang::QualType Struct = T->isPointerType() ? T->getPointeeType() : Object;
+        if (Ctx.getLangOpts().CPlusPlus && !Struct.isTriviallyCopyableType(Ctx)) {
+          error(P->getLocation(),
+                "parameter '%0' of task '%1' points to a struct whose members are named in clauses, but its "
+                "type '%2' is not trivially copyable: the task runs on a copy of the struct whose pointer "
+                "members point to the task's data",
+                PC.Name, Code.Label, printType(Struct));
+          return false;
+        }
+        PC.ObjectType = genType(Struct.getUnqualifiedType());
+      }
+      if (PC.ByReference && !Named) {
+        error(Call ? fileLoc(Call->getArg(I)->getBeginLoc()) : P->getLocation(),
+              "parameter '%0' of task '%1' is a reference (type '%2') that no clause names: the task would "
+              "reach the caller's object with no dependencies; name it in input(...), output(...) or "
+              "inout(...), or take it by value or by const reference",
+              PC.Name, Code.Label, printType(Declared));
+        return false;
+      }
+      if (T->isPointerType() && !T->isFunctionPointerType() && !Named) {
+        if (Call)
+          warning(
+              fileLoc(Call->getArg(I)->getBeginLoc()),
+              "argument %0 of task '%1' (parameter '%2') is a pointer that no clause of this directive "
+              "names: the task gets no dependencies on the data it points to and may run before that data "
+              "is written, or while other tasks use it; name it in input(...), output(...) or inout(...)",
+              std::to_string(I + 1), Code.Label, PC.Name);
+        else
+          warning(P->getLocation(),
+                  "parameter '%0' of task '%1' is a pointer that no clause names: the task gets no "
+                  "dependencies on the data it points to and may run before that data is written, or while "
+                  "other tasks use it; name it in input(...), output(...) or inout(...)",
+                  PC.Name, Code.Label);
       }
       Code.Params.push_back(PC);
     }
     return true;
+  }
+
+  // ------------------------------------------------------------ task blocks
+  /// OmpSs: a task directive before a compound statement `{ ... }`. Outlined
+  /// after every directive is read (a call inside the block must not be a
+  /// task).
+  struct BlockRequest {
+    ParsedDirective Task;
+    std::optional<ParsedDirective> Target;
+    const clang::CompoundStmt *Block = nullptr;
+  };
+  std::vector<BlockRequest> BlockRequests;
+
+  /// What a block does that an outlined function cannot, and the variables
+  /// it uses from around it (first use first).
+  struct BlockScan {
+    std::vector<const clang::DeclRefExpr *> Refs;
+    std::vector<const clang::VarDecl *> Vars;
+  };
+
+  bool inRange(SourceLocation L, const clang::Stmt *Block) const {
+    L = fileLoc(L);
+    SourceLocation B = fileLoc(Block->getBeginLoc()), E = fileLoc(Block->getEndLoc());
+    return SM.getFileID(L) == SM.getFileID(B) && SM.getFileOffset(B) <= SM.getFileOffset(L) &&
+           SM.getFileOffset(L) <= SM.getFileOffset(E);
+  }
+
+  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+                 std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
+    if (!S) return true;
+    SourceLocation Loc = fileLoc(S->getBeginLoc());
+    const char *Why = nullptr;
+    if (llvm::isa<clang::ReturnStmt>(S))
+      Why = "returns from the function";
+    else if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::LabelStmt>(S))
+      Why = "has a goto or a label";
+    else if (llvm::isa<clang::BreakStmt, clang::ContinueStmt>(S) && Loops.empty())
+      Why = "leaves it with break or continue";
+    else if (llvm::isa<clang::CXXThisExpr>(S))
+      Why = "uses 'this' (a member function's object)";
+    else if (llvm::isa<clang::CUDAKernelCallExpr>(S))
+      Why = "launches a CUDA kernel";
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why)
+      if (CallSiteTasks.count(Call) || (Call->getDirectCallee() && declaredTaskCalled(Call)))
+        Why = "calls a task";
+    if (Why) {
+      error(
+          Loc,
+          "a task block cannot be outlined into a task when it %0; write the task as a function with a task "
+          "directive, and call it here",
+          Why);
+      return false;
+    }
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S)) {
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+          V && !inRange(V->getLocation(), Block)) {
+        Scan.Refs.push_back(Ref);
+        if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
+      } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
+                 !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
+        error(
+            Loc,
+            "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
+            "function with a task directive",
+            Ref->getDecl()->getNameAsString());
+        return false;
+      }
+    }
+    if (llvm::isa<clang::LambdaExpr>(S)) return true;
+    bool Loop =
+        llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::CXXForRangeStmt>(
+            S);
+    if (Loop) Loops.push_back(S);
+    bool Ok = true;
+    for (const clang::Stmt *Child : S->children())
+      Ok &= scanBlock(Child, Block, Loops, Scan);
+    if (Loop) Loops.pop_back();
+    return Ok;
+  }
+
+  void outlineBlock(BlockRequest &Req) {
+    const clang::CompoundStmt *Block = Req.Block;
+    const ParsedDirective *Task = &Req.Task;
+    const ParsedDirective *Target = Req.Target ? &*Req.Target : nullptr;
+    auto Fn = Facts.StmtFunction.find(Block);
+    if (Fn == Facts.StmtFunction.end()) return;
+    const clang::FunctionDecl *F = Fn->second;
+    SourceLocation Loc = fileLoc(Block->getBeginLoc());
+    if (Block->getLBracLoc().isMacroID() || Block->getRBracLoc().isMacroID() || F->isDependentContext() ||
+        (Target && Target->D.Target.Device == DeviceKind::Cuda)) {
+      error(Loc,
+            "this task block cannot be outlined into a task (%0); write the task as a function with a task "
+            "directive, and call it here",
+            F->isDependentContext()                                 ? "it is inside a template"
+            : Target && Target->D.Target.Device == DeviceKind::Cuda ? "a CUDA task must be a function"
+                                                                    : "it is made by a macro");
+      return;
+    }
+    for (const RawDirective &R : Raws)
+      if (inRange(R.Begin, Block)) {
+        error(R.NameLoc,
+              "a directive inside a task block: a task's body does not submit or wait for tasks; write "
+              "the task as a function with a task directive");
+        return;
+      }
+    BlockScan Scan;
+    std::vector<const clang::Stmt *> Loops;
+    for (const clang::Stmt *Child : Block->children())
+      if (!scanBlock(Child, Block, Loops, Scan)) return;
+
+    NameScope Scope;
+    Scope.Raw = Task->Raw;
+    Scope.Enclosing = F;
+    Scope.AtOffset = SM.getFileOffset(Loc);
+    unsigned Line = lineOf(Loc);
+    TaskCode Code;
+    Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
+    Code.HighPriority = Task->D.Task.HighPriority;
+    Code.Clauses = sanitizeComment("#pragma css " + Task->Raw->Text);
+    if (Task->D.Task.HasPriority) {
+      if (!checkExprNames(Scope, Task->D.Task.Priority)) return;
+      Code.Priority = qualified(Scope, Task->D.Task.Priority);
+    }
+    std::vector<PendingAccess> Pending;
+    if (!buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
+    for (const PendingAccess &P : Pending)
+      if (!P.Base.Members.empty() || !P.Base.Var) {
+        error(
+            P.Raw->locationOf(P.It->Offset),
+            "'%0' in a task block: name the variables the block uses (members of a struct are not supported "
+            "here); or write the task as a function",
+            P.It->Text);
+        return;
+      }
+
+    // The outlined function's parameters: the variables the clauses name,
+    // through the task's pointers (an object by address, a pointer by
+    // value), and the other locals the block uses, by value.
+    Code.Id = uniqueId(F->getNameAsString() + "_l" + std::to_string(Line));
+    Code.Callee = std::string(rt::LocalPrefix) + "block_" + Code.Id;
+    std::vector<std::string> Args;
+    std::map<const clang::VarDecl *, std::string> Renamed;
+    const clang::LangOptions &LO = Ctx.getLangOpts();
+    for (const clang::VarDecl *V : Scan.Vars) {
+      std::string Name = V->getNameAsString();
+      clang::QualType T = V->getType().getNonReferenceType();
+      int Access = -1;
+      for (size_t A = 0; A < Pending.size(); ++A)
+        if (Pending[A].Base.Var == V) {
+          Access = static_cast<int>(A);
+          break;
+        }
+      ParamCode PC;
+      PC.Access = Access;
+      if (Access >= 0 && !T->isPointerType()) {
+        PC.Name = std::string(rt::LocalPrefix) + "p_" + Name;
+        PC.Declarator = genType(Ctx.getPointerType(T), PC.Name);
+        PC.TypeName = genType(Ctx.getPointerType(T));
+        Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
+        Renamed[V] = "(*" + PC.Name + ")";
+        if (V->hasLocalStorage())
+          LocalTaskData[F][V] |= Code.Accesses[static_cast<size_t>(Access)].Direction != rt::DirOut;
+        if (V->hasLocalStorage() &&
+            std::find(LocalTaskDataOrder.begin(), LocalTaskDataOrder.end(), F) == LocalTaskDataOrder.end())
+          LocalTaskDataOrder.push_back(F);
+      } else if (Access >= 0 || V->hasLocalStorage()) {
+        const char *Why = nullptr;
+        if (T->isArrayType())
+          Why = "is an array: name it in a clause, so that the task reaches it";
+        else if (T->isVariablyModifiedType())
+          Why = "has a variable-length type";
+        else if (LO.CPlusPlus && !T.isTriviallyCopyableType(Ctx))
+          Why = "is not trivially copyable, so it cannot be copied into the task";
+        else if (const clang::TagDecl *Tag = T->getAsTagDecl();
+                 Tag && Tag->getDeclContext()->isFunctionOrMethod())
+          Why = "has a type local to the function, which the outlined task cannot name";
+        else if (V->hasLocalStorage() && V->getParentFunctionOrMethod() != F)
+          Why = "belongs to a lambda or block around the task block";
+        if (Why) {
+          error(fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
+                std::to_string(Line), Why);
+          return;
+        }
+        PC.Name = Name;
+        PC.Declarator = genType(T.getUnqualifiedType(), Name);
+        PC.TypeName = genType(T.getUnqualifiedType());
+        Args.push_back(Name);
+      } else {
+        if (!T.isConstQualified())
+          warning(
+              fileLoc(V->getLocation()),
+              "'%0' is used in the task block at line %1 and no clause names it: the task uses it in place, "
+              "unordered with the other tasks and not on a device; name it in a clause",
+              Name, std::to_string(Line));
+        continue;
+      }
+      Code.Params.push_back(PC);
+    }
+
+    // The block's text, its variables named through the parameters.
+    clang::CharSourceRange Range = clang::CharSourceRange::getTokenRange(Block->getSourceRange());
+    std::string Text;
+    unsigned At = SM.getFileOffset(fileLoc(Block->getLBracLoc()));
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
+    for (const clang::DeclRefExpr *Ref : Scan.Refs) {
+      auto It = Renamed.find(llvm::cast<clang::VarDecl>(Ref->getDecl()));
+      if (It == Renamed.end()) continue;
+      if (Ref->getLocation().isMacroID()) {
+        error(fileLoc(Ref->getLocation()),
+              "'%0', which a clause of the task block names, is used inside a macro here; the outlined task "
+              "reaches it through a pointer and cannot rewrite the macro",
+              Ref->getDecl()->getNameAsString());
+        return;
+      }
+      unsigned Off = SM.getFileOffset(Ref->getLocation());
+      Text += Buffer.slice(At, Off).str() + It->second;
+      At = Off + static_cast<unsigned>(Ref->getDecl()->getName().size());
+    }
+    unsigned EndOff = SM.getFileOffset(fileLoc(Block->getRBracLoc())) + 1;
+    Text += Buffer.slice(At, EndOff).str();
+    std::string Params;
+    for (const ParamCode &P : Code.Params)
+      Params += (Params.empty() ? "" : ", ") + P.Declarator;
+    Code.Outlined = "static void " + Code.Callee + "(" + (Params.empty() ? std::string("void") : Params) +
+                    ")\n" + genLineDirective(Line, fileName(Loc)) + Text + "\n";
+    if (Code.Params.empty()) Args.clear();
+    Code.Pin = pinOf(*Task->Raw);
+
+    size_t Index = Tasks.size();
+    Tasks.push_back(Code);
+    TaskPragma.push_back(Task->Raw);
+    TaskFunction.push_back(nullptr);
+    CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
+    emitSupport(Index, Site, false);
+    std::string Submit = genCallSiteSubmit(Tasks[Index], Args, fileName(Loc), Line, Opts) + ";\n" +
+                         genLineDirective(lineOf(Block->getRBracLoc()), fileName(Loc));
+    Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
+    Plan.UsesRuntime = true;
+    commentOut(Task, Target);
   }
 
   /// The declaration or statement right after a directive group.
@@ -1135,14 +2090,23 @@ private:
       DeclTasks[Canon] = Tasks.size();
       DeclTaskSummary[Canon] = std::move(Summary);
       if (Code.Cuda) CudaFunctions.insert(Canon);
+      Code.Pin = pinOf(*Task->Raw);
       Tasks.push_back(std::move(Code));
       TaskPragma.push_back(Task->Raw);
       TaskFunction.push_back(FD);
       commentOut(Task, Target);
       return;
     }
-    // A statement: it must be a call of a function.
+    // A statement: a block (OmpSs inline task), or a call of a function.
     const clang::Stmt *S = BestStmt;
+    if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(S)) {
+      BlockRequest Req;
+      Req.Task = *Task;
+      if (Target) Req.Target = *Target;
+      Req.Block = Block;
+      BlockRequests.push_back(std::move(Req));
+      return;
+    }
     const clang::CallExpr *Call = nullptr;
     if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
       Call = llvm::dyn_cast<clang::CallExpr>(E->IgnoreImplicit()->IgnoreParens());
@@ -1151,7 +2115,7 @@ private:
         !Call->getDirectCallee()) {
       error(fileLoc(S->getBeginLoc()),
             "a task directive must be followed by a function declaration, a function "
-            "definition or a statement that calls a function; this statement is not "
+            "definition, a statement that calls a function or a block '{ ... }'; this statement is not "
             "a function call");
       note(Task->Raw->NameLoc, "task directive here");
       return;
@@ -1169,10 +2133,90 @@ private:
     Code.Id = uniqueId(FD->getNameAsString() + "_l" + std::to_string(lineOf(Call->getBeginLoc())));
     if (Code.Cuda) CudaFunctions.insert(FD->getCanonicalDecl());
     CallSiteTasks[Call] = Tasks.size();
+    CallSiteOrder.push_back(Call);
+    Code.Pin = pinOf(*Task->Raw);
     Tasks.push_back(std::move(Code));
     TaskPragma.push_back(Task->Raw);
     TaskFunction.push_back(FD);
     commentOut(Task, Target);
+  }
+
+  /// A call through a pointer to a task function is an ordinary call: it
+  /// runs at once, unordered with the tasks in flight (issue 16, item 2).
+  void warnTaskAddresses() {
+    for (const clang::DeclRefExpr *Ref : Facts.FunctionAddresses) {
+      const auto *FD = llvm::cast<clang::FunctionDecl>(Ref->getDecl());
+      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
+        FD = Template->getTemplatedDecl();
+      auto It = DeclTasks.find(FD->getCanonicalDecl());
+      if (It == DeclTasks.end()) continue;
+      warning(
+          fileLoc(Ref->getLocation()),
+          "the address of task function '%0' is taken here: a call through this pointer is an ordinary call, "
+          "not a task; it runs at once, unordered with the tasks in flight that use its data; call '%0' by "
+          "its name where it must be a task, or wait for its data before calling through the pointer",
+          Tasks[It->second].Label);
+      note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Tasks[It->second].Label);
+    }
+  }
+
+  /// How a task's directive uses parameter I: 0 not named, 1 read, 2 written.
+  static int paramUse(const TaskCode &Code, unsigned I) {
+    if (I >= Code.Params.size()) return 0;
+    const ParamCode &P = Code.Params[I];
+    std::set<int> Firsts;
+    if (P.Access >= 0) Firsts.insert(P.Access);
+    for (const ParamCode::MemberRebase &M : P.Members)
+      Firsts.insert(M.Access);
+    int Use = 0;
+    for (const AccessCode &A : Code.Accesses)
+      if (A.Group && Firsts.count(static_cast<int>(A.Group) - 1))
+        Use = std::max(Use, A.Direction == rt::DirIn ? 1 : 2);
+    return Use;
+  }
+
+  /// A directive before a call of a function that has its own replaces it
+  /// for that call: refused where it would lose a dependency (a parameter
+  /// the function's directive names and this one does not, or one it
+  /// writes and this one only reads).
+  void checkCallSitesOfDeclaredTasks() {
+    for (const clang::CallExpr *Call : CallSiteOrder) {
+      size_t Index = CallSiteTasks[Call];
+      const clang::FunctionDecl *FD = TaskFunction[Index];
+      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
+        FD = Template->getTemplatedDecl();
+      auto It = DeclTasks.find(FD->getCanonicalDecl());
+      if (It == DeclTasks.end()) continue;
+      const TaskCode &Own = Tasks[It->second], &Here = Tasks[Index];
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Own.Params.size(); ++I) {
+        int Want = paramUse(Own, I), Have = paramUse(Here, I);
+        if (Have >= Want) continue;
+        std::string Arg =
+            sourceText(clang::CharSourceRange::getTokenRange(Call->getArg(I)->getSourceRange()));
+        if (Have == 0)
+          error(TaskPragma[Index]->NameLoc,
+                "this task directive replaces the directive of '%0' for this call but does not name argument "
+                "%1 ('%2'), which the function's directive names (parameter '%3'): the task would get no "
+                "dependency on that data; name it here too, or remove this directive",
+                Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
+        else
+          error(
+              TaskPragma[Index]->NameLoc,
+              "this task directive replaces the directive of '%0' for this call and names argument %1 ('%2') "
+              "as input only, where the function's directive writes it (parameter '%3'): the task's writes "
+              "would not be ordered with other tasks; name it in inout(...) or output(...) here too, or "
+              "remove this directive",
+              Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
+        note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Own.Label);
+        break;
+      }
+    }
+  }
+
+  /// `#line` of a directive's line, without the newline (TaskModel.h).
+  std::string pinOf(const RawDirective &R) const {
+    std::string Line = genLineDirective(lineOf(R.Begin), fileName(R.Begin));
+    return Line.substr(0, Line.size() - 1);
   }
 
   void commentOut(const ParsedDirective *A, const ParsedDirective *B) {
@@ -1303,8 +2347,21 @@ private:
 
   /// Replaces a `#pragma css` directive of the main file with `Code` and a
   /// comment holding the directive.
-  bool replaceDirective(const RawDirective &R, const std::string &Code) {
-    if (!inMainFile(R.Begin) || !R.End.isFileID()) return false;
+  /// Directives of the main file, and synchronisation in the program's
+  /// headers (`Headers`: a header with task code is written into the
+  /// output; a task directive there is left to the compiler, which ignores
+  /// it).
+  bool replaceDirective(const RawDirective &R, const std::string &Code, bool Headers = false) {
+    auto Rewritable = [&](SourceLocation L) { return Headers ? translatable(L) : inMainFile(L); };
+    if (R.FromOperator) {
+      // `_Pragma("css ...")`, or a macro whose whole expansion it is.
+      SourceLocation Begin = fileLoc(R.Begin);
+      if (!R.Replaceable || !Rewritable(Begin) || !R.End.isFileID()) return false;
+      Plan.Replacements.push_back({clang::CharSourceRange::getCharRange(Begin, R.End),
+                                   (Code.empty() ? "" : Code + " ") + genComment("#pragma css " + R.Text)});
+      return true;
+    }
+    if (!Rewritable(R.Begin) || !R.End.isFileID()) return false;
     clang::CharSourceRange Range = clang::CharSourceRange::getCharRange(R.Begin, R.End);
     std::string Text = sourceText(Range);
     if (Text.empty() || Text[0] != '#') return false;
@@ -1327,7 +2384,15 @@ private:
 
   void handleSync(const ParsedDirective &P) {
     const RawDirective &R = *P.Raw;
-    if (!inMainFile(fileLoc(R.Begin))) return; // synchronisation in a header is not translated
+    if (!translatable(fileLoc(R.Begin))) {
+      if (functionAround(R.Begin) || SM.isInSystemHeader(fileLoc(R.Begin)))
+        error(
+            R.NameLoc,
+            "'#pragma css %0' in a system header cannot be translated: the translator rewrites the main file "
+            "and the program's own headers; include this header with -I or \"...\" instead of -isystem",
+            directiveName(P.D.Kind));
+      return;
+    }
     const clang::FunctionDecl *FD = functionAround(R.Begin);
     if (!FD) {
       error(R.NameLoc,
@@ -1359,7 +2424,8 @@ private:
           Ok = false;
           continue;
         }
-        std::optional<RegionCode> Region = buildRegion(Scope, It, *B);
+        std::optional<RegionCode> Region =
+            pointerElementDepth(*B, It) ? buildIndirectRegion(Scope, It, *B) : buildRegion(Scope, It, *B);
         if (!Region) {
           Ok = false;
           continue;
@@ -1373,40 +2439,97 @@ private:
     default:
       return;
     }
-    if (!replaceDirective(R, Code)) {
-      error(R.NameLoc,
-            "'#pragma css %0' must be written as a #pragma line of the main file: one made by a macro "
-            "or '_Pragma' is not rewritten",
-            directiveName(P.D.Kind));
+    if (!replaceDirective(R, Code, /*Headers=*/true)) {
+      if (R.FromOperator && !R.Replaceable)
+        error(R.NameLoc,
+              "'#pragma css %0' made by macro '%1' together with other code cannot be rewritten: make the "
+              "macro expand to the _Pragma alone, or write '#pragma css %0' on a line of its own",
+              directiveName(P.D.Kind), macroNameAt(R.Begin));
+      else
+        error(R.NameLoc,
+              "'#pragma css %0' here cannot be rewritten; write it as a #pragma line of the source file",
+              directiveName(P.D.Kind));
       return;
     }
     Plan.UsesRuntime = true;
   }
 
   // ------------------------------------------------------------ call sites
+  /// The class whose definition a call is written in, when the task is a
+  /// static member function of it (or of a class inside it): the task's code
+  /// goes at the end of that class, where its member functions see it.
+  const clang::CXXRecordDecl *supportClass(const CallSite &Site, size_t TaskIndex) const {
+    const auto *M = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
+    if (!M) return nullptr;
+    const clang::CXXRecordDecl *Outermost = M->getParent();
+    while (const auto *Around = llvm::dyn_cast<clang::CXXRecordDecl>(Outermost->getDeclContext()))
+      Outermost = Around;
+    return Site.TopDecl == Outermost ? Outermost : nullptr;
+  }
+
+  /// A declaration of the called function for its task code, when the
+  /// function is first declared after the place of that code: a call-site
+  /// task in the function's own body (recursion).
+  std::string prototypeBefore(const clang::FunctionDecl *FD, SourceLocation Loc,
+                              const clang::Decl *Top) const {
+    const clang::FunctionDecl *First = FD->getFirstDecl();
+    SourceLocation FirstLoc = fileLoc(First->getBeginLoc());
+    if (SM.getFileID(FirstLoc) != SM.getFileID(Loc) || SM.getFileOffset(FirstLoc) < SM.getFileOffset(Loc))
+      return "";
+    if (FD->getDescribedFunctionTemplate() || FD->getPrimaryTemplate() || llvm::isa<clang::CXXMethodDecl>(FD))
+      return "";
+    if (Ctx.getLangOpts().CPlusPlus &&
+        !FD->getDeclContext()->getRedeclContext()->Equals(Top->getDeclContext()->getRedeclContext()))
+      return "";
+    std::string S;
+    if (FD->getStorageClass() == clang::SC_Static) S += "static ";
+    if (FD->isInlineSpecified()) S += "inline ";
+    S += genType(FD->getReturnType()) + " " + FD->getNameAsString() + "(";
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      S += (I ? ", " : "") + genType(FD->getParamDecl(I)->getType());
+    if (FD->isVariadic()) S += FD->getNumParams() ? ", ..." : "...";
+    if (!FD->getNumParams() && !FD->isVariadic() && FD->hasPrototype() && !Ctx.getLangOpts().CPlusPlus)
+      S += "void";
+    return S + ");\n";
+  }
+
   void emitSupport(size_t TaskIndex, const CallSite &Site, bool SubmitHelper) {
     if (!SupportEmitted.insert(TaskIndex).second) return;
     TaskCode &Code = Tasks[TaskIndex];
+    const RawDirective *Pragma = TaskPragma[TaskIndex];
+    std::string Text;
+    if (const clang::CXXRecordDecl *Class = supportClass(Site, TaskIndex)) {
+      // At the end of the class: static members, public for the calls
+      // after the class.
+      SourceLocation Loc = fileLoc(Class->getBraceRange().getEnd());
+      Code.Scope = scopeOf(Class);
+      Text += "\npublic:\n";
+      Text += genLineDirective(lineOf(Pragma->Begin), fileName(Pragma->Begin));
+      Text += genTaskSupport(Code, SubmitHelper, Opts);
+      Text += genLineDirective(lineOf(Loc), fileName(Loc));
+      Plan.Insertions.push_back({Loc, Text});
+      return;
+    }
     const clang::Decl *Top = Site.TopDecl ? Site.TopDecl : Site.Enclosing;
     SourceLocation Loc = fileLoc(Top->getBeginLoc());
     Code.Scope = scopeOf(Top->getDeclContext());
-    std::string Text;
     if (SM.getPresumedColumnNumber(Loc) != 1) Text += "\n";
-    const RawDirective *Pragma = TaskPragma[TaskIndex];
     Text += genLineDirective(lineOf(Pragma->Begin), fileName(Pragma->Begin));
+    if (TaskFunction[TaskIndex]) Text += prototypeBefore(TaskFunction[TaskIndex], Loc, Top);
     Text += genTaskSupport(Code, SubmitHelper, Opts);
     Text += genLineDirective(lineOf(Loc), fileName(Loc));
     Plan.Insertions.push_back({Loc, Text});
   }
 
-  /// A static member function task is called by its class's name, and
-  /// after the class: its task code, inserted before the declaration around
-  /// the call, names it.
+  /// A static member function task is called by its class's name; inside
+  /// its class's definition, its task code goes at the end of the class
+  /// (not possible in a class template, whose members are not tasks).
   bool checkCallPlace(const CallSite &Site, size_t TaskIndex) {
     const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
     if (!M) return true;
     SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
-    if (llvm::isa<clang::MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts())) {
+    if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts());
+        ME && !ME->isImplicitAccess()) {
       error(Loc,
             "call static member task function '%0' by its class's name, as '%0(...)', not through an object",
             Tasks[TaskIndex].Label);
@@ -1415,27 +2538,62 @@ private:
     const clang::CXXRecordDecl *Outermost = M->getParent();
     while (const auto *Around = llvm::dyn_cast<clang::CXXRecordDecl>(Outermost->getDeclContext()))
       Outermost = Around;
-    const clang::Decl *Top = Site.TopDecl;
-    if (const auto *Template = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(Top))
-      Top = Template->getTemplatedDecl();
-    if (Top == Outermost) {
-      error(Loc,
-            "a call of static member task function '%0' inside the definition of class '%1' cannot be "
-            "translated: the task's code must come after the class; call it from a member function "
-            "defined after the class, or from a free function",
-            Tasks[TaskIndex].Label, Outermost->getNameAsString());
+    if (const auto *Template = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(Site.TopDecl);
+        Template && Template->getTemplatedDecl() == Outermost) {
+      error(
+          Loc,
+          "a call of static member task function '%0' inside the definition of class template '%1' cannot be "
+          "translated; call it from a function outside the class template",
+          Tasks[TaskIndex].Label, Outermost->getNameAsString());
       return false;
     }
     return true;
   }
 
+  /// The outermost macro whose expansion `Loc` is in.
+  std::string macroNameAt(SourceLocation Loc) const {
+    std::string Name;
+    while (Loc.isMacroID()) {
+      llvm::StringRef N = clang::Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+      if (!N.empty()) Name = N.str();
+      Loc = SM.getImmediateMacroCallerLoc(Loc);
+    }
+    return Name;
+  }
+
+  /// The file range of a call's callee when the name is written through
+  /// object-like macros (`#define gemm cblas_dgemm`, then `gemm(...)`).
+  std::optional<clang::CharSourceRange> calleeNameRange(const clang::CallExpr *Call) const {
+    const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    clang::SourceRange Name = Callee->getSourceRange();
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+      Name.setEnd(Ref->getNameInfo().getEndLoc());
+    else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
+      Name.setEnd(Lookup->getNameInfo().getEndLoc());
+    if (Name.getBegin().isFileID() && Name.getEnd().isFileID())
+      return clang::CharSourceRange::getTokenRange(Name);
+    if (Name.getBegin().isFileID() || Name.getEnd().isFileID()) return std::nullopt;
+    // Both ends inside one macro use in the file, and nothing else of the
+    // call in it: the macro names the function.
+    clang::CharSourceRange Begin = SM.getExpansionRange(Name.getBegin());
+    clang::CharSourceRange End = SM.getExpansionRange(Name.getEnd());
+    if (Begin.getBegin() != End.getBegin() || Begin.getEnd() != End.getEnd()) return std::nullopt;
+    for (const clang::Expr *Arg : Call->arguments())
+      if (SM.getExpansionLoc(Arg->getBeginLoc()) == Begin.getBegin()) return std::nullopt;
+    return Begin;
+  }
+
   bool checkNoMacro(const clang::CallExpr *Call, const std::string &Function) {
-    if (Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID() ||
-        Call->getRParenLoc().isMacroID() || Call->getCallee()->getBeginLoc().isMacroID()) {
+    bool CallInMacro = Call->getRParenLoc().isMacroID() ||
+                       (Call->getCallee()->getBeginLoc().isMacroID() && !calleeNameRange(Call));
+    if (CallInMacro) {
+      std::string Macro =
+          macroNameAt(Call->getRParenLoc().isMacroID() ? Call->getRParenLoc() : Call->getBeginLoc());
       error(fileLoc(Call->getBeginLoc()),
-            "a call of task function '%0' inside a macro expansion cannot be "
-            "translated; write the call outside the macro",
-            Function);
+            "the call of task function '%0' is made by macro '%1', which the translator cannot rewrite: call "
+            "'%0' directly, or let the macro name the function only (an object-like macro such as "
+            "'#define %1 %0')",
+            Function, Macro);
       return false;
     }
     for (const clang::Expr *Arg : Call->arguments())
@@ -1500,8 +2658,11 @@ private:
         std::string Text = genCallSiteSubmit(Code, Args, fileName(Loc), lineOf(Loc), Opts);
         Text += "\n" + genLineDirective(lineOf(Site.Call->getEndLoc()), fileName(Loc));
         Plan.Replacements.push_back(
-            {clang::CharSourceRange::getTokenRange(Site.Call->getSourceRange()), Text});
+            {clang::Lexer::makeFileCharRange(
+                 clang::CharSourceRange::getTokenRange(Site.Call->getSourceRange()), SM, Ctx.getLangOpts()),
+             Text});
         Plan.UsesRuntime = true;
+        recordLocalTaskData(Site, It->second);
         continue;
       }
       if (std::optional<size_t> Task = declaredTaskCalled(Site.Call)) planDeclaredTaskCall(Site, *Task);
@@ -1514,20 +2675,120 @@ private:
     const TaskCode &Code = Tasks[TaskIndex];
     if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);
-    const clang::Expr *Callee = Site.Call->getCallee()->IgnoreParenImpCasts();
     SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
     // The qualified name only: explicit template arguments (`f<double>`)
     // stay, and name the helper's.
-    clang::SourceRange Name = Callee->getSourceRange();
-    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
-      Name.setEnd(Ref->getNameInfo().getEndLoc());
-    else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
-      Name.setEnd(Lookup->getNameInfo().getEndLoc());
-    Plan.Replacements.push_back({clang::CharSourceRange::getTokenRange(Name), submitHelperName(Code, Opts)});
+    Plan.Replacements.push_back({*calleeNameRange(Site.Call), submitHelperName(Code, Opts)});
     Plan.Insertions.push_back(
         {Site.Call->getRParenLoc(),
          genSubmitHelperExtraArgs(fileName(Loc), lineOf(Loc), Site.Call->getNumArgs() > 0)});
     Plan.UsesRuntime = true;
+    recordLocalTaskData(Site, TaskIndex);
+  }
+
+  // ------------------------------------------------------------ locals
+  /// Per function: its locals and parameters whose storage a task it calls
+  /// uses (`buf` of `double buf[N]`, `&x`, a `T &` argument).
+  /// Per local: whether a task reads it (a task that only writes it, then
+  /// no reader, is waited for with `wait on`).
+  std::map<const clang::FunctionDecl *, std::map<const clang::VarDecl *, bool>> LocalTaskData;
+  std::vector<const clang::FunctionDecl *> LocalTaskDataOrder;
+
+  /// Whether task `Code` may read what its parameter I points to: an access
+  /// of the parameter that is not output only, or no access (unknown).
+  static bool paramMayBeRead(const TaskCode &Code, unsigned I) {
+    if (I >= Code.Params.size()) return true;
+    const ParamCode &P = Code.Params[I];
+    if (P.Access < 0 || !P.Members.empty()) return true;
+    for (const AccessCode &A : Code.Accesses)
+      if (static_cast<int>(A.Group) - 1 == P.Access && A.Direction != rt::DirOut) return true;
+    return false;
+  }
+
+  void recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
+    const clang::FunctionDecl *Callee = TaskFunction[TaskIndex];
+    if (!Site.Enclosing) return;
+    for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
+      bool Storage = false;
+      const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(argVariable(Site.Call->getArg(I), &Storage));
+      if (!V || !V->hasLocalStorage()) continue;
+      if (I < Callee->getNumParams()) {
+        clang::QualType T = Callee->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) Storage = true;
+      }
+      if (!Storage) continue;
+      if (!LocalTaskData.count(Site.Enclosing)) LocalTaskDataOrder.push_back(Site.Enclosing);
+      LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex], I);
+    }
+  }
+
+  static std::set<const clang::VarDecl *> keys(const std::map<const clang::VarDecl *, bool> &M) {
+    std::set<const clang::VarDecl *> K;
+    for (const auto &[V, Read] : M)
+      K.insert(V);
+    return K;
+  }
+
+  /// Before every point where such a local stops living (the end of its
+  /// block, a return, a break or continue out of its block, a goto), wait
+  /// for its tasks: their results and the runtime's copy-backs must not land
+  /// in a dead stack frame (issue 16, item 5).
+  void planLocalWaits() {
+    const clang::LangOptions &LO = Ctx.getLangOpts();
+    for (const clang::FunctionDecl *F : LocalTaskDataOrder)
+      for (const ScopeExit &E : scopeExits(F, keys(LocalTaskData[F]), SM)) {
+        std::vector<RegionCode> Regions;
+        std::string Names;
+        for (const clang::VarDecl *V : E.Vars) {
+          RegionCode R;
+          std::string N = V->getNameAsString();
+          R.Base = LO.CPlusPlus ? "__builtin_addressof(" + N + ")" : "&" + N;
+          R.Bytes = "sizeof " + N;
+          Regions.push_back(R);
+          Names += (Names.empty() ? "" : ", ") + N;
+        }
+        // A wait on a region waits for its last writer, and so for the
+        // readers before it; readers after it need a barrier.
+        bool Read = false;
+        for (const clang::VarDecl *V : E.Vars)
+          Read |= LocalTaskData[F][V];
+        std::string Wait = (Read ? genBarrier() : genWaitOn(Regions)) + " /* gpuss: tasks " +
+                           (Read ? "read " : "write ") + Names + " */";
+        SourceLocation Problem;
+        if (E.K == ScopeExit::EndOfBlock) {
+          SourceLocation Brace = llvm::cast<clang::CompoundStmt>(E.Where)->getRBracLoc();
+          if (Brace.isFileID())
+            Plan.Insertions.push_back({Brace, Wait + " "});
+          else
+            Problem = Brace;
+        } else if (E.K == ScopeExit::AfterStatement) {
+          SourceLocation End = clang::Lexer::getLocForEndOfToken(E.Where->getEndLoc(), 0, SM, LO);
+          if (End.isValid() && End.isFileID())
+            Plan.Insertions.push_back({End, " " + Wait});
+          else
+            Problem = E.Where->getEndLoc();
+        } else {
+          SourceLocation Begin = E.Where->getBeginLoc();
+          SourceLocation After =
+              clang::Lexer::findLocationAfterToken(E.Where->getEndLoc(), clang::tok::semi, SM, LO,
+                                                   /*SkipTrailingWhitespaceAndNewLine=*/false);
+          if (Begin.isFileID() && After.isValid() && After.isFileID()) {
+            Plan.Insertions.push_back({Begin, "{ " + Wait + " "});
+            Plan.Insertions.push_back({After, " }"});
+          } else {
+            Problem = Begin;
+          }
+        }
+        if (Problem.isValid()) {
+          error(fileLoc(Problem),
+                "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
+                "those tasks at such points, but cannot write the wait into this macro expansion: write "
+                "'#pragma css wait on(%1)' before it",
+                F->getNameAsString(), Names);
+          continue;
+        }
+        Plan.UsesRuntime = true;
+      }
   }
 
   void planKernelLaunches() {
@@ -1555,8 +2816,8 @@ private:
 } // namespace
 
 bool analyzeAndPlan(clang::ASTContext &Context, const std::vector<RawDirective> &Directives,
-                    const ASTFacts &Facts, EditPlan &Plan) {
-  return Analyzer(Context, Directives, Facts, Plan).run();
+                    const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate) {
+  return Analyzer(Context, Directives, Facts, Plan, Evaluate).run();
 }
 
 } // namespace gpuss

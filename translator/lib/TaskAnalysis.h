@@ -9,6 +9,7 @@
 #ifndef GPUSS_TRANSLATOR_TASKANALYSIS_H
 #define GPUSS_TRANSLATOR_TASKANALYSIS_H
 
+#include "ConstantProbe.h"
 #include "PragmaCapture.h"
 #include "TaskVisitor.h"
 
@@ -36,8 +37,9 @@ struct EditPlan {
 };
 
 /// Returns false (after reporting the errors) when the input is malformed.
+/// `Evaluate` (may be empty) checks the directives' constant sizes.
 bool analyzeAndPlan(clang::ASTContext &Context, const std::vector<RawDirective> &Directives,
-                    const ASTFacts &Facts, EditPlan &Plan);
+                    const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate);
 
 } // namespace gpuss
 

@@ -43,8 +43,26 @@ struct ParamCode {
   /// "void *a" for a C99 variable-length array parameter (`double a[n][n]`,
   /// whose type names other parameters); the trampoline passes it uncast.
   std::string Storage;
+  /// The submit helper's parameter when it differs from the member: the
+  /// declared `const T &x` of a reference parameter.
+  std::string HelperDeclarator;
   int Access = -1;              ///< the access its pointer is rebased with, or -1
   bool CopyableUnknown = false; ///< depends on template parameters, not a pointer: copyable?
+  /// A `T &` parameter named in a clause: the task keeps a pointer to the
+  /// object (Storage "T *x"); RefType is "T".
+  bool ByReference = false;
+  std::string RefType;
+  /// Pointer members of a struct the parameter is (by value) or points to
+  /// (`s.data`, `p->r`): rebased in the task's copy of the struct. Path is
+  /// relative to the struct (".data", ".m.r"); ObjectType is the struct's
+  /// type when the parameter points to it (the trampoline copies it).
+  struct MemberRebase {
+    std::string Path;
+    std::string TypeName;
+    int Access = -1;
+  };
+  std::vector<MemberRebase> Members;
+  std::string ObjectType;
 };
 
 /// One task function as the generated code sees it (a declaration pragma),
@@ -68,6 +86,13 @@ struct TaskCode {
   std::vector<std::string> DependentParamTypes;
   std::vector<ParamCode> Params;
   std::vector<AccessCode> Accesses;
+  /// `#line N "file"` of the directive (no newline), before each generated
+  /// line that holds the directive's expressions: an error in one points at
+  /// the directive, wherever the code stands.
+  std::string Pin;
+  /// An outlined task block (OmpSs): the static function the trampoline
+  /// calls, written before the task's other code.
+  std::string Outlined;
 };
 
 } // namespace gpuss

@@ -5,7 +5,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
+#include <set>
 #include <unordered_set>
 
 namespace gpuss {
@@ -77,6 +79,14 @@ public:
   }
 
   bool VisitCallExpr(clang::CallExpr *Call) {
+    // The callee: `f`, `(f)`, `(*f)`, `(&f)`.
+    const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    while (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Callee))
+      if (U->getOpcode() == clang::UO_Deref || U->getOpcode() == clang::UO_AddrOf)
+        Callee = U->getSubExpr()->IgnoreParenImpCasts();
+      else
+        break;
+    Callees.insert(Callee);
     if (!Function || !inMainFile(Call->getBeginLoc())) return true;
     CallSite Site{Call, Function, TopDecl};
     if (llvm::isa<clang::CUDAKernelCallExpr>(Call))
@@ -86,10 +96,23 @@ public:
     return true;
   }
 
-private:
-  bool inMainFile(clang::SourceLocation Loc) const {
-    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+    if (llvm::isa<clang::FunctionDecl>(Ref->getDecl()) && inMainFile(Ref->getBeginLoc()))
+      References.push_back(Ref);
+    return true;
   }
+
+  /// After the traversal: the references that are not callees.
+  void finish() {
+    for (const clang::DeclRefExpr *Ref : References)
+      if (!Callees.count(Ref)) Facts.FunctionAddresses.push_back(Ref);
+  }
+
+private:
+  std::set<const clang::Expr *> Callees;
+  std::vector<const clang::DeclRefExpr *> References;
+
+  bool inMainFile(clang::SourceLocation Loc) const { return isTranslatable(SM, Loc); }
 
   clang::ASTContext &Context;
   clang::SourceManager &SM;
@@ -101,10 +124,22 @@ private:
 
 } // namespace
 
+bool isTranslatable(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (Loc.isInvalid()) return false;
+  Loc = SM.getExpansionLoc(Loc);
+  if (SM.isInMainFile(Loc)) return true;
+  if (SM.isInSystemHeader(Loc)) return false;
+  clang::OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(Loc));
+  if (!File) return false;
+  llvm::StringRef Name = llvm::sys::path::filename(File->getName());
+  return Name != "gpuss.h" && Name != "gpuss_version.h";
+}
+
 ASTFacts collectFacts(clang::ASTContext &Context) {
   ASTFacts Facts;
   FactsVisitor Visitor(Context, Facts);
   Visitor.TraverseDecl(Context.getTranslationUnitDecl());
+  Visitor.finish();
   return Facts;
 }
 

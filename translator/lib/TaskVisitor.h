@@ -39,9 +39,18 @@ struct ASTFacts {
   std::vector<const clang::FunctionDecl *> Definitions; ///< function definitions of the main file
   std::map<const clang::FunctionDecl *, std::vector<const clang::VarDecl *>> Locals;
   std::map<const clang::FunctionDecl *, const clang::Decl *> DefinitionTopDecl;
+  /// References to functions that do not call them (`fp = f`, `&f`, `g(f)`),
+  /// in the files the translator rewrites.
+  std::vector<const clang::DeclRefExpr *> FunctionAddresses;
   std::set<std::string> FileScopeNames;
   std::map<std::string, const clang::VarDecl *> FileScopeVars;
 };
+
+/// Whether the translator rewrites the code at Loc: the main file and the
+/// program's own headers (not system headers, not gpuss.h); translated
+/// headers are written into the output where they are included
+/// (HeaderInlining.h).
+bool isTranslatable(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 /// Walks the whole translation unit once.
 ASTFacts collectFacts(clang::ASTContext &Context);

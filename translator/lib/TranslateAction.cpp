@@ -2,6 +2,7 @@
 #include "TranslateAction.h"
 
 #include "CodeGen.h"
+#include "HeaderInlining.h"
 #include "PragmaCapture.h"
 #include "TaskAnalysis.h"
 #include "TaskVisitor.h"
@@ -18,8 +19,9 @@ namespace {
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(const std::vector<RawDirective> &Directives, TranslationResult &Result)
-      : Directives(Directives), Result(Result) {}
+  TranslateConsumer(const std::vector<RawDirective> &Directives, const std::vector<Inclusion> &Inclusions,
+                    TranslationResult &Result, clang::CompilerInstance &CI)
+      : Directives(Directives), Inclusions(Inclusions), Result(Result), CI(CI) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     clang::SourceManager &SM = Context.getSourceManager();
@@ -31,7 +33,7 @@ public:
     }
     ASTFacts Facts = collectFacts(Context);
     EditPlan Plan;
-    if (!analyzeAndPlan(Context, Directives, Facts, Plan)) return;
+    if (!analyzeAndPlan(Context, Directives, Facts, Plan, makeConstantEvaluator(CI))) return;
     clang::FileID Main = SM.getMainFileID();
     if (Plan.Insertions.empty() && Plan.Replacements.empty() && !Plan.UsesRuntime) {
       Result.Output = SM.getBufferData(Main).str();
@@ -39,10 +41,23 @@ public:
       return;
     }
     clang::Rewriter Rewrite(SM, Context.getLangOpts());
+    // An edit that cannot be made would leave a task call an ordinary call
+    // (a silent race) or a directive unrewritten: stop instead.
+    bool EditFailed = false;
     for (const EditPlan::Replacement &R : Plan.Replacements)
-      Rewrite.ReplaceText(R.Range, R.Text);
+      EditFailed |= R.Range.isInvalid() || Rewrite.ReplaceText(R.Range, R.Text);
     for (const EditPlan::Insertion &I : Plan.Insertions)
-      Rewrite.InsertText(I.Loc, I.Text, /*InsertAfter=*/true, /*indentNewLines=*/false);
+      EditFailed |= Rewrite.InsertText(I.Loc, I.Text, /*InsertAfter=*/true, /*indentNewLines=*/false);
+    if (EditFailed) {
+      clang::DiagnosticsEngine &Diags = Context.getDiagnostics();
+      Diags.Report(
+          SM.getLocForStartOfFile(Main),
+          Diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                "internal error: gpuss-translate could not rewrite part of this file; "
+                                "please report it with the source"));
+      return;
+    }
+    if (!inlineTranslatedHeaders(Rewrite, Inclusions, Context.getDiagnostics())) return;
     std::string File = SM.getFileEntryRefForID(Main)->getName().str();
     clang::PresumedLoc Start = SM.getPresumedLoc(SM.getLocForStartOfFile(Main));
     if (Start.isValid()) File = Start.getFilename();
@@ -54,7 +69,9 @@ public:
 
 private:
   const std::vector<RawDirective> &Directives;
+  const std::vector<Inclusion> &Inclusions;
   TranslationResult &Result;
+  clang::CompilerInstance &CI;
 };
 
 class TranslateAction : public clang::ASTFrontendAction {
@@ -64,6 +81,7 @@ public:
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
     Handler = std::make_unique<CssPragmaHandler>(Directives);
     CI.getPreprocessor().AddPragmaHandler(Handler.get());
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionRecorder>(Inclusions));
     return true;
   }
 
@@ -71,13 +89,15 @@ public:
     getCompilerInstance().getPreprocessor().RemovePragmaHandler(Handler.get());
   }
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<TranslateConsumer>(Directives, Result);
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    return std::make_unique<TranslateConsumer>(Directives, Inclusions, Result, CI);
   }
 
 private:
   TranslationResult &Result;
   std::vector<RawDirective> Directives;
+  std::vector<Inclusion> Inclusions;
   std::unique_ptr<CssPragmaHandler> Handler;
 };
 

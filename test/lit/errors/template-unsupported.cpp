@@ -19,4 +19,5 @@ void boxed(T *v);
 #pragma css task inout(v[4])
 template <typename T>
 void by_reference(T &v);
-// CHECK: template-unsupported.cpp:21:22: error: parameter 'v' of task function 'by_reference' is a reference (type 'T &'): a task runs later and cannot keep a reference to the caller's variable; pass a pointer and name it in a data clause (e.g. 'inout(v)')
+// A `T &` named in a clause is the object it refers to, one T: no dimensions.
+// CHECK: template-unsupported.cpp:19:25: error: dimensions on 'v', which is a scalar of type 'T'; name the variable alone ('v')

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses: "member function 'smooth_tile' cannot be a task; use a free function" (static member functions as tasks).
 // C++ static member functions as tasks: a solver class groups its kernels
 // as static members annotated inside the class, the way users wrap SMPSs
 // kernels in a class. A tiled vector update and a tiled 1-D smoothing run

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses dereferenced items `inout(*acc)`, `out(*lo, *hi)`: "expected a name, found '*'" (written `acc`, `lo` it passes).
 // OmpSs dependences on dereferenced pointers, written in css pragmas:
 // `inout(*acc)`, `in(*p) out(*q)`, `out(*lo, *hi)`: the pointee of a
 // pointer parameter is the datum, as OmpSs and OmpSs-2 programs write it

@@ -1,5 +1,5 @@
 // XFAIL: *
-// Fails today: crash (SIGSEGV, every config): GPUSs reads `x[k]` as k elements from x[0] (OmpSs: element k); `in(x[k-1])` is then empty for k = 1 and the body gets x == NULL.
+// Fails today: by design. GPUSs keeps the StarSs meaning of `x[k]`, the k elements from x[0] (OmpSs's element k is `x[k;1]`, docs/language.md), so `in(x[k-1])` names no element for k = 1 and the body gets x == NULL: SIGSEGV in every configuration. The translator warns at `in(x[k-1]) out(x[k])` and suggests `x[k-1;1]`; `inout(hist[b])` alone has no such tell.
 // OmpSs single-element dependences written in css pragmas: `x[k]` names the
 // element x[k], as in OmpSs (`in(x[k-1]) out(x[k])`, `inout(hist[b])`),
 // not a length. A chain of elements each computed from the previous one, and

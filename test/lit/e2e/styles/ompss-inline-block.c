@@ -1,5 +1,3 @@
-// XFAIL: *
-// Fails today: translator refuses a task directive on a compound statement: "a task directive must be followed by ... this statement is not a function call".
 // OmpSs tutorial style with tasks on compound statements: the css task
 // pragma stands before a `{ ... }` block that uses the loop's variables, as
 // OmpSs programs annotate code in place (`#pragma omp task in(...) out(...)`

@@ -1,0 +1,3 @@
+/* Includes scale.h again: skipped (#pragma once) by the compiler. */
+#include "scale.h"
+static inline int other_answer(void) { return 42; }

@@ -1,0 +1,116 @@
+//===- LocalScopes.cpp - Where the locals that tasks use stop living -------===//
+#include "LocalScopes.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gpuss {
+namespace {
+
+class ExitFinder {
+public:
+  ExitFinder(const std::set<const clang::VarDecl *> &Vars, const clang::SourceManager &SM)
+      : Vars(Vars), SM(SM) {}
+
+  std::vector<ScopeExit> run(const clang::FunctionDecl *F) {
+    const clang::Stmt *Body = F->getBody();
+    for (const clang::ParmVarDecl *P : F->parameters())
+      if (Vars.count(P)) Scope[P] = Body;
+    walk(Body);
+    std::vector<ScopeExit> Exits;
+    // The end of each variable's scope.
+    std::map<const clang::Stmt *, std::vector<const clang::VarDecl *>> Ends;
+    for (const clang::VarDecl *V : ordered())
+      if (Scope.count(V)) Ends[Scope[V]].push_back(V);
+    for (auto &[Where, Vs] : Ends)
+      Exits.push_back(
+          {llvm::isa<clang::CompoundStmt>(Where) ? ScopeExit::EndOfBlock : ScopeExit::AfterStatement, Where,
+           Vs});
+    // Jumps out of them.
+    for (const JumpInfo &J : Jumps) {
+      ScopeExit E{ScopeExit::Jump, J.Jump, {}};
+      for (const clang::VarDecl *V : ordered()) {
+        auto It = Scope.find(V);
+        if (It == Scope.end() || !before(V->getLocation(), J.Jump->getBeginLoc())) continue;
+        auto In = std::find(J.Ancestors.begin(), J.Ancestors.end(), It->second);
+        if (In == J.Ancestors.end()) continue; // not in the variable's scope
+        if (J.Target) {
+          size_t TargetDepth =
+              std::find(J.Ancestors.begin(), J.Ancestors.end(), J.Target) - J.Ancestors.begin();
+          size_t ScopeDepth = In - J.Ancestors.begin();
+          bool Leaves =
+              llvm::isa<clang::BreakStmt>(J.Jump) ? TargetDepth <= ScopeDepth : TargetDepth < ScopeDepth;
+          if (!Leaves) continue;
+        }
+        E.Vars.push_back(V);
+      }
+      if (!E.Vars.empty()) Exits.push_back(E);
+    }
+    return Exits;
+  }
+
+private:
+  struct JumpInfo {
+    const clang::Stmt *Jump;
+    std::vector<const clang::Stmt *> Ancestors; ///< outermost first
+    const clang::Stmt *Target;                  ///< break/continue: its loop or switch
+  };
+
+  const std::set<const clang::VarDecl *> &Vars;
+  const clang::SourceManager &SM;
+  std::vector<const clang::Stmt *> Stack;
+  std::map<const clang::VarDecl *, const clang::Stmt *> Scope;
+  std::vector<JumpInfo> Jumps;
+
+  bool before(clang::SourceLocation A, clang::SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  }
+
+  std::vector<const clang::VarDecl *> ordered() const {
+    std::vector<const clang::VarDecl *> V(Vars.begin(), Vars.end());
+    std::sort(V.begin(), V.end(), [&](const clang::VarDecl *A, const clang::VarDecl *B) {
+      return before(A->getLocation(), B->getLocation());
+    });
+    return V;
+  }
+
+  const clang::Stmt *target(const clang::Stmt *Jump) const {
+    bool Break = llvm::isa<clang::BreakStmt>(Jump);
+    for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(*It) ||
+          (Break && llvm::isa<clang::SwitchStmt>(*It)))
+        return *It;
+    return nullptr;
+  }
+
+  void walk(const clang::Stmt *S) {
+    if (!S || llvm::isa<clang::LambdaExpr, clang::BlockExpr>(S)) return;
+    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+      for (const clang::Decl *D : DS->decls())
+        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D); V && Vars.count(V) && !Stack.empty())
+          Scope[V] = Stack.back(); // a block, or the for/if/while/switch it is declared in
+    if (llvm::isa<clang::ReturnStmt, clang::GotoStmt, clang::IndirectGotoStmt>(S))
+      Jumps.push_back({S, Stack, nullptr});
+    else if (llvm::isa<clang::BreakStmt, clang::ContinueStmt>(S))
+      Jumps.push_back({S, Stack, target(S)});
+    Stack.push_back(S);
+    for (const clang::Stmt *Child : S->children())
+      walk(Child);
+    Stack.pop_back();
+  }
+};
+
+} // namespace
+
+std::vector<ScopeExit> scopeExits(const clang::FunctionDecl *F, const std::set<const clang::VarDecl *> &Vars,
+                                  const clang::SourceManager &SM) {
+  if (!F->getBody() || Vars.empty()) return {};
+  return ExitFinder(Vars, SM).run(F);
+}
+
+} // namespace gpuss
