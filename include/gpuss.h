@@ -183,6 +183,15 @@ void css_barrier(void);
  * value is in user memory. Other tasks keep running. */
 void css_wait_on(const css_region *regions, size_t count);
 
+/* The program is done with these regions, as if it freed them: a local
+ * variable whose function returns, say. Returns once every task that uses
+ * them (readers too) has finished and their values are in user memory, and
+ * the runtime forgets them, so that other data placed there later starts
+ * afresh. Other tasks keep running. gpuss-translate calls it where a local
+ * that tasks use stops living. Inside a task body it waits for the body's
+ * children; after css_finish it does nothing. */
+void css_release(const css_region *regions, size_t count);
+
 /* Undo the page-locking GPUSs gave [address, address + bytes). Memory that
  * tasks copied to or from a GPU stays page-locked, for speed, until the
  * program frees it (libgpuss sees free, realloc and munmap, waits for the

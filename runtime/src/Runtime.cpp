@@ -30,6 +30,7 @@ public:
   void submit(const css_task_desc &desc);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  void release(std::span<const css_region> regions);
   void unpin(const void *address, std::size_t bytes);
   void finish();
 
@@ -391,6 +392,19 @@ void RuntimeImpl::wait_on(std::span<const css_region> regions) {
   }
 }
 
+void RuntimeImpl::release(std::span<const css_region> regions) {
+  if (finished_) return;
+  for (const css_region &user_region : regions) {
+    Region region = Region::from(user_region);
+    if (auto problem = region.misuse()) fatal("css_release: " + *problem);
+    // As a free of the bytes from the region's first to its last: the
+    // memory stays the program's, so its page locks stay too.
+    Region span = Region::contiguous(region.base, region.span());
+    settle_before_release(span);
+    tracker_.forget_released(span);
+  }
+}
+
 void RuntimeImpl::before_release(void *address, std::size_t bytes) {
   // The tracker is the master's alone: on another thread, a release only
   // undoes page locks, and tasks that still use the memory are the
@@ -496,6 +510,11 @@ void Runtime::wait_on(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
   impl_->wait_on(regions);
+}
+void Runtime::release(std::span<const css_region> regions) {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
+  ApiCall call;
+  impl_->release(regions);
 }
 void Runtime::unpin(const void *address, std::size_t bytes) {
   ApiCall call;

@@ -26,6 +26,8 @@ public:
   void submit(const css_task_desc &desc);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  // The program is done with these regions (gpuss.h, css_release).
+  void release(std::span<const css_region> regions);
   // A barrier, then the page-locking of [address, address + bytes) undone,
   // so that the program may free that memory (gpuss.h, css_unpin).
   void unpin(const void *address, std::size_t bytes);

@@ -117,6 +117,14 @@ void css_wait_on(const css_region *regions, size_t count) {
   if (process.runtime) process.runtime->wait_on({regions, count});
 }
 
+void css_release(const css_region *regions, size_t count) {
+  if (gpuss::RunningTask *running = gpuss::running_task())
+    return running->nested->wait_for_children(*running);
+  ProcessRuntime &process = process_runtime();
+  std::lock_guard lock(process.mutex);
+  if (process.runtime) process.runtime->release({regions, count});
+}
+
 void css_unpin(const void *address, size_t bytes) {
   if (gpuss::RunningTask *running = gpuss::running_task()) refuse_in_task(*running, "css_unpin");
   ProcessRuntime &process = process_runtime();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <thread>
 
@@ -202,6 +203,127 @@ std::vector<Config> value_configs() {
 }
 
 INSTANTIATE_TEST_SUITE_P(WaitOn, WaitOnValue, ::testing::ValuesIn(value_configs()),
+                         [](const auto &info) { return config_name(info.param); });
+
+// ---------------------------------------------------------------- release (a local that stops living)
+
+// css_release is what gpuss-translate calls where a local that tasks use goes
+// out of scope: unlike wait on, it also waits for the readers after the last
+// writer (the frame is about to be reused), brings device values home, and
+// forgets the regions, so that the next frame's locals at the same addresses
+// start afresh. Other tasks keep running.
+class Release : public ::testing::TestWithParam<Config> {};
+
+TEST_P(Release, WaitsForReadersAfterTheLastWriter) {
+  Runtime runtime(GetParam());
+  Block local{};
+  std::atomic<bool> reader_done{false};
+  long seen = 0;
+  Task("writer").out(local).body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), N, 2); }).submit(runtime);
+  Task("slow_reader")
+      .in(local)
+      .out(seen)
+      .body([&](TaskEnv env) {
+        // Long enough that a release that waits for the writer only returns first.
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        *env.ptr<long>(1) = std::accumulate(env.ptr<const int>(0), env.ptr<const int>(0) + N, 0L);
+        reader_done = true;
+      })
+      .submit(runtime);
+  css_region region = css_contiguous(local.data(), sizeof local);
+  runtime.release({&region, 1});
+  EXPECT_TRUE(reader_done.load()) << "release returned while a task still read the local";
+  EXPECT_TRUE(std::all_of(local.begin(), local.end(), [](int v) { return v == 2; }))
+      << "the writer's value was not in user memory after release";
+  local.fill(-1); // the frame is reused: nothing may copy into it any more
+  runtime.barrier();
+  EXPECT_EQ(seen, 2L * N);
+  EXPECT_TRUE(std::all_of(local.begin(), local.end(), [](int v) { return v == -1; }))
+      << "a copy landed in the released memory after release";
+}
+
+TEST_P(Release, NewDataAtTheSameAddressesStartsAfresh) {
+  Runtime runtime(GetParam());
+  Block frame{};
+  Task("first_life")
+      .inout(frame)
+      .body([](TaskEnv env) {
+        for (int i = 0; i < N; ++i)
+          env.ptr<int>(0)[i] += 1;
+      })
+      .submit(runtime);
+  css_region whole = css_contiguous(frame.data(), sizeof frame);
+  runtime.release({&whole, 1});
+  ASSERT_EQ(frame[5], 1);
+  // The next frame puts other data there, cut differently, and writes it
+  // without tasks: a device copy of the old value must not be read for it.
+  std::iota(frame.begin(), frame.end(), 100);
+  long sum = 0;
+  Task("second_life")
+      .in(&frame[N / 2], N / 2 * sizeof(int))
+      .out(sum)
+      .body([](TaskEnv env) {
+        *env.ptr<long>(1) = std::accumulate(env.ptr<const int>(0), env.ptr<const int>(0) + N / 2, 0L);
+      })
+      .submit(runtime);
+  runtime.barrier();
+  long expected = 0;
+  for (int i = N / 2; i < N; ++i)
+    expected += 100 + i;
+  EXPECT_EQ(sum, expected) << "the new data was read from a copy of the released one";
+}
+
+TEST_P(Release, ForgottenRegionsNoLongerStopRenaming) {
+  Config config = GetParam();
+  config.rename_memory = 1 << 20;
+  Runtime runtime(config);
+  std::array<int, 2 * N> frame{};
+  Task("whole").inout(frame).body([](TaskEnv) {}).submit(runtime);
+  css_region whole = css_contiguous(frame.data(), sizeof frame);
+  runtime.release({&whole, 1});
+  // Half of the same memory: a held reader, then an output-only writer,
+  // renamed only if no other tracked region overlaps it.
+  std::atomic<bool> let_reader_finish{false};
+  Task("held_reader")
+      .in(frame.data(), N * sizeof(int))
+      .body([&](TaskEnv) {
+        while (!let_reader_finish.load())
+          std::this_thread::yield();
+      })
+      .submit(runtime);
+  Task("writer")
+      .out(frame.data(), N * sizeof(int))
+      .body([](TaskEnv env) { env.ptr<int>(0)[3] = 7; })
+      .submit(runtime);
+  let_reader_finish = true;
+  runtime.barrier();
+  EXPECT_EQ(runtime.stats().renamed, 1u) << "the released region was still tracked";
+  EXPECT_EQ(frame[3], 7);
+}
+
+TEST_P(Release, LeavesOtherTasksRunning) {
+  Runtime runtime(GetParam());
+  Block busy{}, local{};
+  Gate gate;
+  bool opened = false;
+  Task("gated").inout(busy).body([&](TaskEnv) { opened = gate.wait(); }).submit(runtime);
+  Task("on_local").out(local).body([](TaskEnv env) { env.ptr<int>(0)[0] = 4; }).submit(runtime);
+  css_region region = css_contiguous(local.data(), sizeof local);
+  runtime.release({&region, 1}); // would wait for the gated task, which waits for the master
+  EXPECT_EQ(local[0], 4);
+  gate.open();
+  runtime.barrier();
+  EXPECT_TRUE(opened) << "release waited for a task that does not use the local";
+}
+
+std::vector<Config> release_configs() {
+  std::vector<Config> configs{host_config(2)};
+  for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack})
+    configs.push_back(sim_config(1, 2, policy, "1M"));
+  return configs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Release, Release, ::testing::ValuesIn(release_configs()),
                          [](const auto &info) { return config_name(info.param); });
 
 } // namespace

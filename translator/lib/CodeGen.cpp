@@ -222,7 +222,10 @@ std::string genFinish() {
   return std::string(rt::Finish) + "();";
 }
 
-std::string genWaitOn(const std::vector<RegionCode> &Regions) {
+namespace {
+
+/// A call of `Function(regions, count)` over `Regions`, as one statement.
+std::string genRegionsCall(const char *Function, const std::vector<RegionCode> &Regions) {
   std::string R = local("wait");
   std::string S = "do { " + std::string(rt::Region) + " " + R + "[" + std::to_string(Regions.size()) + "]; ";
   for (size_t I = 0; I < Regions.size(); ++I) {
@@ -235,8 +238,18 @@ std::string genWaitOn(const std::vector<RegionCode> &Regions) {
            ".rows = " + G.Rows + "; " + E + ".stride = " + G.Stride + "; ";
     }
   }
-  S += std::string(rt::WaitOn) + "(" + R + ", " + std::to_string(Regions.size()) + "); } while (0);";
+  S += std::string(Function) + "(" + R + ", " + std::to_string(Regions.size()) + "); } while (0);";
   return S;
+}
+
+} // namespace
+
+std::string genWaitOn(const std::vector<RegionCode> &Regions) {
+  return genRegionsCall(rt::WaitOn, Regions);
+}
+
+std::string genRelease(const std::vector<RegionCode> &Regions) {
+  return genRegionsCall(rt::Release, Regions);
 }
 
 } // namespace gpuss

@@ -45,6 +45,9 @@ std::string genBarrier();
 std::string genStart();
 std::string genFinish();
 std::string genWaitOn(const std::vector<RegionCode> &Regions);
+/// css_release of `Regions`: their tasks finish, readers too, and the
+/// runtime forgets them (a local that stops living).
+std::string genRelease(const std::vector<RegionCode> &Regions);
 
 /// `Text` wrapped in a C comment.
 std::string genComment(const std::string &Text);

@@ -2747,13 +2747,9 @@ private:
           Regions.push_back(R);
           Names += (Names.empty() ? "" : ", ") + N;
         }
-        // A wait on a region waits for its last writer, and so for the
-        // readers before it; readers after it need a barrier.
-        bool Read = false;
-        for (const clang::VarDecl *V : E.Vars)
-          Read |= LocalTaskData[F][V];
-        std::string Wait = (Read ? genBarrier() : genWaitOn(Regions)) + " /* gpuss: tasks " +
-                           (Read ? "read " : "write ") + Names + " */";
+        // As a free of the locals: every task that uses them finishes,
+        // readers too, and the runtime forgets them (css_release).
+        std::string Wait = genRelease(Regions) + " /* gpuss: tasks use " + Names + " */";
         SourceLocation Problem;
         if (E.K == ScopeExit::EndOfBlock) {
           SourceLocation Brace = llvm::cast<clang::CompoundStmt>(E.Where)->getRBracLoc();

@@ -1,8 +1,8 @@
-// Where the locals that tasks use stop living, the translator waits for
-// their tasks: at the end of their block, before a return, and before a
-// break or continue that leaves their block. Locals that tasks only write are
-// waited on; locals that a task reads need a barrier (a wait on a region
-// waits for its last writer, not for readers after it).
+// Where the locals that tasks use stop living, the translator releases them
+// (css_release: every task that uses them finishes, readers too, and the
+// runtime forgets them): at the end of their block, before a return, and
+// before a break or continue that leaves their block. Other tasks keep
+// running, where a barrier would wait for them all.
 // RUN: %gpuss-translate %s -o %t.c --
 // RUN: FileCheck %s < %t.c
 // RUN: %cc -fsyntax-only -Wall -Werror -Wno-unknown-pragmas -I %gpuss-include %t.c
@@ -17,7 +17,7 @@ double f(int c) {
   if (c)
     return buf[0];
   // CHECK: if (c)
-  // CHECK-NEXT: { css_barrier(); /* gpuss: tasks read buf */ return buf[0]; }
+  // CHECK-NEXT: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&buf, sizeof buf); css_release(__css_wait, 1); } while (0); /* gpuss: tasks use buf */ return buf[0]; }
   for (int i = 0; i < 3; i++) {
     double t;
     set(&t);
@@ -26,11 +26,11 @@ double f(int c) {
     if (i)
       continue;
   }
-  // CHECK: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_wait_on(__css_wait, 1); } while (0); /* gpuss: tasks write t */ break; }
-  // CHECK: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_wait_on(__css_wait, 1); } while (0); /* gpuss: tasks write t */ continue; }
-  // CHECK-NEXT: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_wait_on(__css_wait, 1); } while (0); /* gpuss: tasks write t */ }
+  // CHECK: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_release(__css_wait, 1); } while (0); /* gpuss: tasks use t */ break; }
+  // CHECK: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_release(__css_wait, 1); } while (0); /* gpuss: tasks use t */ continue; }
+  // CHECK-NEXT: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&t, sizeof t); css_release(__css_wait, 1); } while (0); /* gpuss: tasks use t */ }
   return buf[1];
-  // CHECK: { css_barrier(); /* gpuss: tasks read buf */ return buf[1]; }
+  // CHECK: { do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(&buf, sizeof buf); css_release(__css_wait, 1); } while (0); /* gpuss: tasks use buf */ return buf[1]; }
 }
 
 void g(void) {
@@ -38,4 +38,5 @@ void g(void) {
   set(&z);
 }
 // CHECK: void g(void) {
-// CHECK: css_wait_on(__css_wait, 1); } while (0); /* gpuss: tasks write z */ }
+// CHECK: css_release(__css_wait, 1); } while (0); /* gpuss: tasks use z */ }
+// CHECK-NOT: {{css_barrier[(]}}
