@@ -1,6 +1,7 @@
 # lit configuration of the gpuss-translate suite.
 import os
 import subprocess
+import sys
 
 import lit.formats
 
@@ -50,4 +51,9 @@ if config.fuzzer and os.path.exists(config.fuzzer):
     config.available_features.add("fuzzer")
     config.substitutions.append(("%gpuss-fuzzer", config.fuzzer))
 # The e2e tests run each program under these runtime configurations.
+# FileCheck in RUN lines is Inputs/filecheck.py, which drops the test's own
+# directives from the checked input (translated sources keep the test's
+# comments, and a CHECK line would otherwise match itself).
+config.substitutions.append((r"\bFileCheck\b", "%s %s" % (sys.executable, os.path.join(config.test_source_root, "Inputs", "filecheck.py"))))
+config.environment["GPUSS_FILECHECK"] = os.path.join(config.llvm_bin_dir, "FileCheck")
 config.substitutions.append(("%run-configs", os.path.join(config.test_source_root, "Inputs", "run-configs.sh")))

@@ -13,8 +13,8 @@
 // RUN: FileCheck --check-prefix=CODE %s < %t/translated.c
 // RUN: FileCheck %s < %t/expected
 // CHECK: total
-// CODE: css_barrier(); /* gpuss: tasks read tmp */ }
-// CODE: /* gpuss: tasks read scale */ return
+// CODE: css_release(__css_wait, 1); } while (0); /* gpuss: tasks use tmp */ }
+// CODE: css_release(__css_wait, 1); } while (0); /* gpuss: tasks use scale */ return
 #include <stdio.h>
 #include <time.h>
 

@@ -22,4 +22,4 @@ void run(float *a) { scale(a); }
 // CHECK-NEXT: scale_kernel<<<1, TS, 0, css_cuda_stream()>>>(a, 2.0f);
 // CHECK: void not_a_task(float *a) { scale_kernel<<<1, TS>>>(a, 1.0f); }
 // CHECK: __css_desc.device_kind = CSS_DEVICE_CUDA;
-// CHECK: void run(float *a) { __css_submit_scale(a, "{{.*}}cuda-launch.cu", 18); }
+// CHECK: void run(float *a) { ::__css_submit_scale(a, "{{.*}}cuda-launch.cu", 18); }

@@ -15,10 +15,12 @@ struct Grid {
 void sweep(double *v) {
   Grid::relax(8, v);
 }
-// CHECK: void step(double *v) { ::Grid::__css_submit_relax(8, v, "{{.*}}", 11); }
+// CHECK: void step(double *v) {
+// CHECK-NEXT: ::Grid::__css_submit_relax(8, v, "{{.*}}", 12);
 // CHECK: public:
 // CHECK-NEXT: #line 9
 // CHECK: static void __css_submit_relax(int n, double *v,
-// CHECK: #line 12
+// CHECK: #line 14
 // CHECK-NEXT: };
-// CHECK: void sweep(double *v) { ::Grid::__css_submit_relax(8, v, "{{.*}}", 13); }
+// CHECK: void sweep(double *v) {
+// CHECK-NEXT: ::Grid::__css_submit_relax(8, v, "{{.*}}", 16);

@@ -48,5 +48,5 @@ void cholesky(float *A[NB][NB]) {
 // CHECK: void cholesky(float *A[NB][NB]) {
 // CHECK: __css_submit_chol_spotrf(A[k][k], "{{.*}}paper-header.c", 10);
 // CHECK: __css_submit_chol_strsm(A[k][k], A[k][i], "{{.*}}paper-header.c", 12);
-// CHECK: __css_submit_chol_sgemm(A[k][i], A[k][j], A[j][i], "{{.*}}paper-header.c", 16);
-// CHECK: __css_submit_chol_ssyrk(A[k][i], A[i][i], "{{.*}}paper-header.c", 17);
+// CHECK: __css_submit_chol_sgemm(A[k][i], A[k][j], A[j][i], "{{.*}}paper-header.c", 15);
+// CHECK: __css_submit_chol_ssyrk(A[k][i], A[i][i], "{{.*}}paper-header.c", 16);

@@ -33,8 +33,8 @@ void late(int n, double *a) {
 // CHECK: static void __css_submit_scale(
 // CHECK: static void __css_submit_late(
 // CHECK: int main(void) {
-// CHECK: __css_submit_scale(4, a, "{{.*}}prototype-and-definition.c", 16);
-// CHECK-NEXT: __css_submit_late(4, a, "{{.*}}prototype-and-definition.c", 17);
+// CHECK: __css_submit_scale(4, a, "{{.*}}prototype-and-definition.c", 15);
+// CHECK-NEXT: __css_submit_late(4, a, "{{.*}}prototype-and-definition.c", 16);
 // CHECK: /* #pragma css task inout(v [ n ]) input(n) */
 // CHECK-NEXT: void scale(int n, double *v) {
 // CHECK: /* #pragma css task input(n) inout([n]a) */

@@ -20,7 +20,7 @@ double sum_chunk(const double *x, int lo, int n) {
   return acc;
 }
 // WARN: task-block.c:10:5: warning: 'calls' is used in the task block at line 15 and no clause names it: the task uses it in place, unordered with the other tasks and not on a device; name it in a clause
-// CHECK: static void __css_block_sum_chunk_l15(int lo, int n, double (*__css_p_acc), int scale, const double *x)
+// CHECK: static void __css_block_sum_chunk_l15(int lo, int n, double *__css_p_acc, int scale, const double *x)
 // CHECK-NEXT: #line 15 "{{.*}}task-block.c"
 // CHECK-NEXT: {
 // CHECK-NEXT: for (int i = lo; i < lo + n; i++)
@@ -29,4 +29,4 @@ double sum_chunk(const double *x, int lo, int n) {
 // CHECK: __css_args.__css_p_acc = (&acc);
 // CHECK: } while (0);
 // CHECK-NEXT: #line 19 "{{.*}}task-block.c"
-// CHECK: { css_barrier(); /* gpuss: tasks read acc */ return acc; }
+// CHECK: css_release(__css_wait, 1); } while (0); /* gpuss: tasks use acc */ return acc; }

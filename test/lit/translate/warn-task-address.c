@@ -17,5 +17,6 @@ void run(long *acc, const long *v) {
   (*add)(acc, v, 4);
   a(acc, v, 4);
 }
-// CODE: __css_submit_add(acc, v, 4, "{{.*}}", 17);
-// CODE: __css_submit_add(acc, v, 4, "{{.*}}", 18);
+// CODE: {{^}}  __css_submit_add(acc, v, 4, "{{.*}}", 16);
+// CODE-NEXT: {{^}}  (__css_submit_add)(acc, v, 4, "{{.*}}", 17);
+// CODE-NEXT: {{^}}  a(acc, v, 4);
