@@ -37,6 +37,17 @@ extern "C" {
 
 #define GPUSS_ABI_VERSION 2
 
+/* Put before the submit helpers gpuss-translate writes, one per task
+ * function: they are never inlined, so that the task's descriptor, accesses
+ * and packed arguments live in the helper's frame for the duration of the
+ * call, not in every frame of a recursion that calls tasks (a recursion may
+ * then go as deep as the sequential program). */
+#if defined(__GNUC__) || defined(__clang__)
+#define GPUSS_SUBMIT_HELPER __attribute__((noinline))
+#else
+#define GPUSS_SUBMIT_HELPER
+#endif
+
 /* The version of the library the program runs with, "major.minor.patch": the
  * GPUSS_VERSION it was built with. Any thread may call it, at any time. */
 const char *css_version(void);

@@ -191,7 +191,7 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
   if (!SubmitHelper) return S;
   // The submit helper: a call of the task function becomes a call of this.
   std::string File = local("file"), Line = local("line");
-  S += templateHead(Task) + "static void " + rt::SubmitPrefix + Task.Id + "(";
+  S += templateHead(Task) + rt::SubmitHelperAttributes + " static void " + rt::SubmitPrefix + Task.Id + "(";
   for (const ParamCode &P : Task.Params)
     S += (P.HelperDeclarator.empty() ? P.Declarator : P.HelperDeclarator) + ", ";
   S += "const char *" + File + ", int " + Line + ") {\n";
