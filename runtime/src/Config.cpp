@@ -2,10 +2,13 @@
 #include "DeviceModel.hpp"
 #include "Fatal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <thread>
+#include <unistd.h>
 
 namespace gpuss {
 
@@ -73,9 +76,46 @@ bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &
 
 namespace {
 
+// Every variable the runtime reads (docs/environment.md). from_environment
+// reads only these, and unknown_variables warns about any other CSS_* name.
+constexpr const char *known_variables[] = {
+    "CSS_NUM_CPUS",         "CSS_NUM_GPUS",       "CSS_SIM_DEVICES",    "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
+    "CSS_SCHEDULER",        "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",  "CSS_PREFETCH_DEPTH",
+    "CSS_WB_CLEAN",         "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD",
+    "CSS_GPU_STREAMS",      "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",   "CSS_SPIN",
+    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",
+};
+
 const char *variable(const char *name) {
   const char *value = std::getenv(name);
   return value && *value ? value : nullptr;
+}
+
+// A file the runtime writes at finish: refused now if it cannot be created
+// there, rather than after the whole run.
+void check_output_file(const char *name, const std::string &path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::access(folder.c_str(), W_OK) != 0)
+    fatal(std::string(name) + "='" + path + "': cannot create a file in '" + folder + "' (" +
+          std::strerror(errno) + ")");
+}
+
+// Edit distance, for the name an unknown variable most likely meant.
+std::size_t distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
 }
 
 unsigned parse_count(const char *name, const char *text, unsigned low, unsigned high) {
@@ -131,7 +171,12 @@ Config Config::from_environment() {
     else
       fatal("CSS_CACHE_POLICY='" + policy + "' is not one of nocache, wt, wb");
   }
-  if (const char *v = variable("CSS_SCHEDULER")) config.scheduler = v;
+  if (const char *v = variable("CSS_SCHEDULER")) {
+    if (std::find_if(std::begin(scheduler_names), std::end(scheduler_names),
+                     [&](const char *name) { return std::strcmp(name, v) == 0; }) == std::end(scheduler_names))
+      fatal(std::string("CSS_SCHEDULER='") + v + "' is not one of locality, locality-nowait, eager, round-robin");
+    config.scheduler = v;
+  }
   if (const char *v = variable("CSS_SIM_MODEL")) {
     std::string error;
     if (!DeviceModel::parse(v, error)) fatal(std::string("CSS_SIM_MODEL: ") + error);
@@ -140,9 +185,14 @@ Config Config::from_environment() {
     config.sim_model = v;
   }
   if (const char *v = variable("CSS_GPU_MEMORY")) {
+    // A share is checked against a nominal 1 GiB: 0% or too small a share is
+    // refused as a byte count of 0 is.
     std::size_t probe = 0;
-    if (!parse_memory_size(v, 100, probe))
+    if (!parse_memory_size(v, std::size_t{1} << 30, probe))
       fatal(std::string("CSS_GPU_MEMORY='") + v + "' is not a size (bytes, with K/M/G) or a percentage");
+    if (probe == 0)
+      fatal(std::string("CSS_GPU_MEMORY='") + v +
+            "' leaves no device memory for task data; give a size such as 4G or a share such as 90%");
     config.device_memory = v;
   }
   if (const char *v = variable("CSS_RENAME_MEMORY"))
@@ -172,9 +222,35 @@ Config Config::from_environment() {
       fatal(std::string("CSS_DEVICE_GUARD='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
-  if (const char *v = variable("CSS_DAG")) config.dag_file = v;
-  if (const char *v = variable("CSS_TRACE")) config.trace_file = v;
+  if (const char *v = variable("CSS_DAG")) {
+    check_output_file("CSS_DAG", v);
+    config.dag_file = v;
+  }
+  if (const char *v = variable("CSS_TRACE")) {
+    check_output_file("CSS_TRACE", v);
+    config.trace_file = v;
+  }
   return config;
+}
+
+std::vector<Config::UnknownVariable> Config::unknown_variables() {
+  std::vector<UnknownVariable> unknown;
+  for (char **entry = environ; entry && *entry; ++entry) {
+    const std::string_view assignment(*entry);
+    if (!assignment.starts_with("CSS_")) continue;
+    const std::string name(assignment.substr(0, assignment.find('=')));
+    if (std::find(std::begin(known_variables), std::end(known_variables), name) != std::end(known_variables))
+      continue;
+    UnknownVariable variable{name, ""};
+    std::size_t best = 4; // more edits than this is another name, not a typo
+    for (const char *known : known_variables)
+      if (std::size_t d = distance(name, known); d < best) {
+        best = d;
+        variable.meant = known;
+      }
+    unknown.push_back(std::move(variable));
+  }
+  return unknown;
 }
 
 } // namespace gpuss

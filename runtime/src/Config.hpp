@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace gpuss {
 
@@ -24,6 +25,11 @@ enum class HostPinning {
 };
 
 const char *to_string(HostPinning pinning);
+
+// The names CSS_SCHEDULER accepts (SchedulingPolicies.cpp makes a policy of
+// each; test_config checks that it does).
+inline constexpr const char *scheduler_names[] = {"locality", "dmda", "locality-nowait", "eager", "round-robin",
+                                                  "rr"};
 
 // Bounds of CSS_GPU_PARTITIONS.
 inline constexpr unsigned max_gpu_partitions = 16;
@@ -67,6 +73,15 @@ struct Config {
   // The defaults above, overridden by whatever CSS_* variables are set.
   // Malformed values are a fatal error naming the variable.
   static Config from_environment();
+
+  // The CSS_* variables set in the environment that GPUSs does not read
+  // (a typo such as CSS_NUMCPUS), each with the name it most likely meant
+  // ("" when none is close).
+  struct UnknownVariable {
+    std::string name;
+    std::string meant;
+  };
+  static std::vector<UnknownVariable> unknown_variables();
 
   // Host workers that behave on any machine: every core but the ones the
   // master and the helper keep busy, and never fewer than one.

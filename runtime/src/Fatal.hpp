@@ -1,7 +1,8 @@
 // Fatal: how the runtime reports misuse and unrecoverable failures.
 //
 // Every message starts with "gpuss: error:" and, when a task is involved,
-// names its label and the file:line of the call that submitted it.
+// names its label and the file:line of the call that submitted it; the
+// process then ends with exit status 1 (exit handlers do not run).
 #pragma once
 
 #include "gpuss.h"

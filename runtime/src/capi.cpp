@@ -69,6 +69,19 @@ gpuss::Runtime &started_runtime(ProcessRuntime &process) {
   return *process.runtime;
 }
 
+// The environment is checked when libgpuss is loaded, before main, not when
+// the first task starts the runtime: a malformed CSS_* value ends the program
+// before its output begins, and a CSS_* name GPUSs does not read (a typo)
+// gets a warning. The runtime reads the environment again when it starts.
+__attribute__((constructor)) void check_environment_at_load() {
+  (void)gpuss::Config::from_environment();
+  for (const gpuss::Config::UnknownVariable &unknown : gpuss::Config::unknown_variables()) {
+    std::fprintf(stderr, "gpuss: warning: %s is not a GPUSs variable and is ignored", unknown.name.c_str());
+    if (!unknown.meant.empty()) std::fprintf(stderr, "; did you mean %s?", unknown.meant.c_str());
+    std::fprintf(stderr, " (docs/environment.md lists them)\n");
+  }
+}
+
 // A call that only the program's own thread may make, made inside a task.
 [[noreturn]] void refuse_in_task(const gpuss::RunningTask &running, const char *call) {
   gpuss::fatal_for_task(running.task->label, running.task->file, running.task->line,

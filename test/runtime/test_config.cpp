@@ -1,9 +1,11 @@
 // Config: sizes and percentages, the CSS_* variables, and malformed values
 // (fatal, naming the variable).
+#include "Scheduler.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <optional>
@@ -168,8 +170,45 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_GPU_MEMORY", "lots"}, std::pair{"CSS_RENAME_MEMORY", "50%"},
                       std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}, std::pair{"CSS_LOAD_AHEAD", "2"},
                       std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
-                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}),
+                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
+                      std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
+                      std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},
+                      std::pair{"CSS_TRACE", "/no-such-folder/trace.json"}),
     malformed_name);
+
+// A user error ends the process with status 1 (not abort()'s signal), as
+// a compiler's does.
+TEST(ConfigErrors, EndTheProcessWithStatusOne) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::setenv("CSS_CACHE_POLICY", "writeback", 1);
+        Config::from_environment();
+      },
+      ::testing::ExitedWithCode(1), "gpuss: error: CSS_CACHE_POLICY='writeback'");
+}
+
+// Every name CSS_SCHEDULER accepts makes a policy.
+TEST(FromEnvironment, EverySchedulerNameMakesAPolicy) {
+  for (const char *name : scheduler_names) {
+    ScopedEnvironment env({{std::string("CSS_SCHEDULER"), std::string(name)}});
+    EXPECT_EQ(Config::from_environment().scheduler, name);
+    EXPECT_NE(make_scheduling_policy(name), nullptr) << name;
+  }
+}
+
+TEST(UnknownVariables, AreListedWithTheNameTheyMostLikelyMeant) {
+  ScopedEnvironment env({{"CSS_NUMCPUS", "2"}, {"CSS_CACHE_POLICY", "wb"}, {"CSS_SOMETHING_ELSE", "1"}});
+  std::vector<Config::UnknownVariable> unknown = Config::unknown_variables();
+  auto find = [&](const std::string &name) {
+    return std::find_if(unknown.begin(), unknown.end(), [&](const auto &u) { return u.name == name; });
+  };
+  ASSERT_NE(find("CSS_NUMCPUS"), unknown.end());
+  EXPECT_EQ(find("CSS_NUMCPUS")->meant, "CSS_NUM_CPUS");
+  ASSERT_NE(find("CSS_SOMETHING_ELSE"), unknown.end());
+  EXPECT_EQ(find("CSS_SOMETHING_ELSE")->meant, "");
+  EXPECT_EQ(find("CSS_CACHE_POLICY"), unknown.end()) << "a variable GPUSs reads was called unknown";
+}
 
 INSTANTIATE_TEST_SUITE_P(GpuPartitions, MalformedVariable,
                          ::testing::Values(std::pair{"CSS_GPU_PARTITIONS", "0"},
