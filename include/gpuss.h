@@ -174,7 +174,8 @@ typedef struct css_task_desc {
  * runtime copies the descriptor, accesses and arguments, so all may live on
  * the caller's stack. Misuse (null region with bytes, a region that wraps
  * around the address space, a submit after css_finish, a CUDA task without a
- * GPU) prints `gpuss: error:` with the task's label and file:line and aborts.
+ * GPU) prints `gpuss: error:` with the task's label and file:line and ends the
+ * program with exit status 1.
  */
 void css_submit(const css_task_desc *desc);
 

@@ -1,6 +1,6 @@
 // Misuse: a bad task is reported as
 //   gpuss: error: <file>:<line>: task '<label>': <what>
-// and the process aborts. Death tests run "threadsafe" (re-executing the
+// and the process ends with exit status 1. Death tests run "threadsafe" (re-executing the
 // test binary) because the runtime has threads, and TSan forbids fork then.
 #include "TaskBuilder.hpp"
 
