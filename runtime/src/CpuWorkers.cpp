@@ -44,7 +44,8 @@ void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &
   Stats::add(context_.stats->cpu_busy_ns[index],
              static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
   if (context_.trace->enabled())
-    context_.trace->record("cpu" + std::to_string(index), task.label, task.start_time, task.end_time);
+    context_.trace->record("cpu" + std::to_string(index), task.label, task.start_time, task.end_time, 0,
+                           task.traced());
   // A task completes only when its children have: the body's implicit wait.
   if (task.unfinished_children.load(std::memory_order_acquire) > 0)
     help_until(index, [&] { return task.unfinished_children.load(std::memory_order_acquire) == 0; });

@@ -427,10 +427,10 @@ private:
         (transfer.from_space == 0 ? from_host : from_peers) += transfer.payload_bytes();
       if (from_host)
         context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
-                               from_host);
+                               from_host, command.task->traced());
       if (from_peers)
         context_.trace->record(name_ + " peer", "fetch", at(flight.peer_start), at(flight.peer_end),
-                               from_peers);
+                               from_peers, command.task->traced());
     }
     if (command.task) {
       Task &task = *command.task;
@@ -439,7 +439,7 @@ private:
       context_.count_device_task(index(), name_, task);
       if (tracing && !command.after.empty())
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
-                               payload_bytes(command.after));
+                               payload_bytes(command.after), task.traced());
     }
     if (page_locks_) page_locks_->release(flight.leases);
     context_.report_done(command, space());

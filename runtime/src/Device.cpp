@@ -16,7 +16,7 @@ void WorkerContext::count_device_task(int device_index, const std::string &track
   Stats::add(stats->device_busy_ns[device_index],
              static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));
   Stats::add(stats->device_tasks[device_index], 1);
-  if (trace->enabled()) trace->record(track, task.label, task.start_time, task.end_time);
+  if (trace->enabled()) trace->record(track, task.label, task.start_time, task.end_time, 0, task.traced());
 }
 
 void WorkerContext::report_done(DeviceCommand &command, int space) const {

@@ -211,7 +211,9 @@ private:
     }
     if (trace.enabled()) {
       auto record = [&](const char *track, const char *what, const CopySpan &span) {
-        if (span.bytes) trace.record(name() + track, what, span.start, span.end, span.bytes);
+        if (span.bytes)
+          trace.record(name() + track, what, span.start, span.end, span.bytes,
+                       command.task ? command.task->traced() : TraceTask{});
       };
       record(" in", command.task ? "fetch" : "load-ahead", line.from_host);
       record(" peer", "fetch", line.from_peers);

@@ -99,22 +99,23 @@ private:
     }
   }
 
-  void copy(const Transfer &transfer) {
+  void copy(const Transfer &transfer, TraceTask for_task) {
     double start = context_.now();
     transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
       copy_region_bytes(transfer.destination + offset, transfer.source + offset, shape);
     });
     if (context_.trace->enabled())
       context_.trace->record(name() + (transfer.to_space == space() ? " copy-in" : " copy-out"), "copy",
-                             start, context_.now(), transfer.payload_bytes());
+                             start, context_.now(), transfer.payload_bytes(), for_task);
   }
 
   void run() {
     release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
     DeviceCommand command;
     while (inbox_.pop(command, *context_.stop, context_.spin_rounds)) {
+      const TraceTask for_task = command.task ? command.task->traced() : TraceTask{};
       for (Transfer &transfer : command.before)
-        copy(transfer);
+        copy(transfer, for_task);
       if (command.task) {
         Task &task = *command.task;
         task.start_time = context_.now();
@@ -127,7 +128,7 @@ private:
         context_.count_device_task(index(), name(), task);
       }
       for (Transfer &transfer : command.after)
-        copy(transfer);
+        copy(transfer, for_task);
       context_.report_done(command, space());
       command = DeviceCommand{};
     }

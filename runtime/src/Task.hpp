@@ -11,6 +11,7 @@
 #include "DataObject.hpp"
 #include "Queues.hpp"
 #include "Region.hpp"
+#include "Trace.hpp"
 #include "gpuss.h"
 
 #include <array>
@@ -98,6 +99,7 @@ struct Task {
     if (bytes) std::memcpy(args_data(), data, bytes);
   }
   std::string where() const { return std::string(file) + ":" + std::to_string(line); }
+  TraceTask traced() const { return {id, file, line}; }
 };
 
 struct Stats;

@@ -1,6 +1,9 @@
 // Trace: a Chrome/Perfetto trace (CSS_TRACE=file.json) with one track per
 // worker and one per copy stream. Recording is a mutex-protected append;
-// it is off (and free) unless a file was asked for.
+// it is off (and free) unless a file was asked for. An event of a task, or
+// of a copy made for one, carries the task's id and the file:line of its
+// call in its args, so that a trace joins the task graph (CSS_DAG names
+// its nodes t<id>) and the source.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,13 @@
 
 namespace gpuss {
 
+// The task an event belongs to; id 0 is none (load-ahead, write-backs).
+struct TraceTask {
+  std::uint64_t id = 0;
+  const char *file = nullptr;
+  int line = 0;
+};
+
 class Trace {
 public:
   explicit Trace(bool enabled) : enabled_(enabled) {}
@@ -17,7 +27,7 @@ public:
 
   // Any thread. Times in seconds since the runtime started.
   void record(const std::string &track, const std::string &name, double start, double end,
-              std::uint64_t bytes = 0);
+              std::uint64_t bytes = 0, TraceTask task = {});
   bool write(const std::string &path) const;
 
 private:
@@ -25,6 +35,7 @@ private:
     std::string track, name;
     double start, end;
     std::uint64_t bytes;
+    TraceTask task;
   };
   const bool enabled_;
   mutable std::mutex mutex_;

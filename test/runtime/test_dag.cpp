@@ -90,6 +90,43 @@ TEST_P(Dag, NoFileWhenDisabled) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
+// A trace event of a task carries its id, which names its node in the DAG
+// (t<id>), and the file:line of its call; labels are escaped for JSON.
+TEST_P(Dag, TraceEventsNameTheirTaskAndItsCall) {
+  const std::string suffix = config_name(GetParam());
+  const auto dot_path = temporary_dot("joined_" + suffix);
+  const auto trace_path = std::filesystem::temp_directory_path() /
+                          ("gpuss_trace_" + suffix + "_" + std::to_string(::getpid()) + ".json");
+  static int value, other;
+  Task first("quoted \"label\"");
+  first.inout(value);
+  Task second("plain_label");
+  second.in(value).out(other);
+  {
+    Config config = GetParam();
+    config.dag_file = dot_path.string();
+    config.trace_file = trace_path.string();
+    Runtime runtime(config);
+    first.submit(runtime);
+    second.submit(runtime);
+    runtime.finish();
+  }
+  const std::string dot = read_file(dot_path), trace = read_file(trace_path);
+  std::filesystem::remove(dot_path);
+  std::filesystem::remove(trace_path);
+  for (const Task *task : {&first, &second}) {
+    // The DAG's node: t<id> [label="<label> #<id>\n<file>:<line>"
+    const std::string where = std::string(task->file()) + ":" + std::to_string(task->line());
+    const std::size_t node = dot.find(where);
+    ASSERT_NE(node, std::string::npos) << where << " not in\n" << dot;
+    const std::size_t t = dot.rfind("\n  t", node);
+    const std::string id = dot.substr(t + 4, dot.find(' ', t + 4) - (t + 4));
+    EXPECT_NE(trace.find("\"task\":" + id + ",\"where\":\"" + where + "\""), std::string::npos)
+        << "no event of task " << id << " (" << where << ") in\n" << trace;
+  }
+  EXPECT_NE(trace.find(R"("name":"quoted \"label\"")"), std::string::npos) << "label not escaped:\n" << trace;
+}
+
 INSTANTIATE_TEST_SUITE_P(Dag, Dag, ::testing::Values(host_config(1), host_config(2), sim_config(1, 1)),
                          [](const auto &info) { return config_name(info.param); });
 
