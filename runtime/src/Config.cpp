@@ -83,7 +83,7 @@ constexpr const char *known_variables[] = {
     "CSS_SCHEDULER",        "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",  "CSS_PREFETCH_DEPTH",
     "CSS_WB_CLEAN",         "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD",
     "CSS_GPU_STREAMS",      "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",   "CSS_SPIN",
-    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",
+    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
 };
 
 const char *variable(const char *name) {
@@ -220,6 +220,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_DEVICE_GUARD"))
     if (!parse_memory_size(v, 0, config.device_guard) || std::string(v).back() == '%')
       fatal(std::string("CSS_DEVICE_GUARD='") + v + "' is not a size in bytes (with K/M/G)");
+  if (const char *v = variable("CSS_MAX_TASKS"))
+    config.max_tasks = parse_count("CSS_MAX_TASKS", v, 0, 1000000000);
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
   if (const char *v = variable("CSS_DAG")) {

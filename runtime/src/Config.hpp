@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -66,6 +67,7 @@ struct Config {
                                 // (simulated devices check them after each task; on GPUs,
                                 // compute-sanitizer --nvtx=yes reports accesses to them)
   unsigned spin_rounds = 4000;  // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
+  std::uint64_t max_tasks = 100000; // CSS_MAX_TASKS: tasks in flight beyond which the master waits (0: no limit)
   bool stats = false;           // CSS_STATS=1: one css-stats: line at finish
   std::string dag_file;         // CSS_DAG=file.dot
   std::string trace_file;       // CSS_TRACE=file.json

@@ -22,7 +22,7 @@ namespace gpuss {
 struct DirectRelease {
   TaskGraph *graph = nullptr;
   BatchQueue<TaskRef> *ready = nullptr;
-  std::atomic<std::uint64_t> *live_tasks = nullptr;
+  LiveTasks *live_tasks = nullptr;
   const std::atomic<unsigned> *urgent_waiting = nullptr;
 };
 

@@ -9,7 +9,7 @@ namespace gpuss {
 
 Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
                std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-               std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop,
+               LiveTasks &live_tasks, std::atomic<bool> &stop,
                std::atomic<unsigned> &urgent_waiting)
     : config_(config), queues_(queues), directory_(directory), graph_(graph), devices_(std::move(devices)),
       cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop),
@@ -47,7 +47,7 @@ void Helper::run() {
     // Room, readiness and data only change through what drain_queues just
     // did, so without progress there is nothing new to place.
     if (progress) dispatch();
-    if (stop_.load(std::memory_order_acquire) && live_tasks_.load(std::memory_order_acquire) == 0 &&
+    if (stop_.load(std::memory_order_acquire) && live_tasks_.count() == 0 &&
         !directory_.transfers_in_flight() && flushes_.empty() && queues_.completions.empty())
       return;
     if (!progress) queues_.signal.wait(ticket, config_.spin_rounds);
@@ -106,7 +106,7 @@ void Helper::accept_flush(std::shared_ptr<FlushRequest> request) {
 }
 
 bool Helper::try_finish_flush(FlushRequest &request) {
-  if (request.while_tasks_run && live_tasks_.load(std::memory_order_acquire) != 0) return false;
+  if (request.while_tasks_run && live_tasks_.count() != 0) return false;
   if (!directory_.flush_to_host(request.objects)) return false;
   directory_.forget_device_copies(request.objects);
   for (const DataObjectRef &object : request.objects)

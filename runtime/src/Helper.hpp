@@ -50,7 +50,7 @@ class Helper {
 public:
   Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
          std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-         std::atomic<std::uint64_t> &live_tasks, std::atomic<bool> &stop,
+         LiveTasks &live_tasks, std::atomic<bool> &stop,
          std::atomic<unsigned> &urgent_waiting);
   ~Helper(); // joins
 
@@ -93,7 +93,7 @@ private:
   CpuWorkers *cpus_;
   SchedulingPolicy &policy_;
   Stats &stats_;
-  std::atomic<std::uint64_t> &live_tasks_;
+  LiveTasks &live_tasks_;
   std::atomic<bool> &stop_;
 
   // Ready tasks by [goes first][runs on accelerators]: high priority or wide

@@ -56,6 +56,8 @@ private:
   std::vector<LoadAhead> load_order();
   void remember_for_ranking(const TaskRef &task);
   void settle_before_release(const Region &region);
+  // Waits while CSS_MAX_TASKS tasks are in flight.
+  void throttle_submission();
   void complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
                           std::vector<DataObjectRef> objects);
   void validate(const css_task_desc &desc) const;
@@ -79,7 +81,7 @@ private:
   std::unique_ptr<SchedulingPolicy> policy_;
   std::unique_ptr<Directory> directory_;
   std::atomic<bool> stop_{false};
-  std::atomic<std::uint64_t> live_tasks_{0};
+  LiveTasks live_tasks_;
   std::atomic<unsigned> urgent_waiting_{0};
   std::unique_ptr<NestedTasks> nested_; // before the workers, which run child tasks
   std::unique_ptr<CpuWorkers> cpus_;
@@ -202,7 +204,7 @@ void RuntimeImpl::validate(const css_task_desc &desc) const {
 
 void RuntimeImpl::enqueue(const TaskRef &task) {
   page_lock_user_memory(*task);
-  live_tasks_.fetch_add(1, std::memory_order_relaxed);
+  live_tasks_.add();
   if (ranking_) remember_for_ranking(task);
   // Before the task can become ready (release_guard below publishes it), so
   // the helper's subtraction at completion always follows this addition.
@@ -225,6 +227,7 @@ void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
 void RuntimeImpl::submit(const css_task_desc &desc) {
   if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
   validate(desc);
+  throttle_submission();
   TaskRef task = make_user_task(desc, tracker_.next_task_id());
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());
@@ -232,6 +235,15 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   tracker_.add_task(task, created);
   submit_internal(created);
   enqueue(task);
+}
+
+void RuntimeImpl::throttle_submission() {
+  // A master that runs far ahead holds every pending task (about 1.2 KB
+  // each, with its tracker entries): past CSS_MAX_TASKS it waits until an
+  // eighth of them have completed, so that it does not wake per task.
+  if (config.max_tasks == 0 || live_tasks_.count() < config.max_tasks) return;
+  live_tasks_.wait_until_at_most(config.max_tasks - std::max<std::uint64_t>(1, config.max_tasks / 8));
+  Stats::add(stats_->submit_waits, 1);
 }
 
 void RuntimeImpl::page_lock_user_memory(const Task &task) {
@@ -267,9 +279,7 @@ void RuntimeImpl::wait_for(const std::shared_ptr<FlushRequest> &request) {
 }
 
 void RuntimeImpl::wait_for_all() {
-  for (std::uint64_t live = live_tasks_.load(std::memory_order_acquire); live != 0;
-       live = live_tasks_.load(std::memory_order_acquire))
-    live_tasks_.wait(live, std::memory_order_acquire);
+  live_tasks_.wait_until_at_most(0);
 }
 
 void RuntimeImpl::barrier() {

@@ -104,6 +104,38 @@ struct Task {
 
 struct Stats;
 
+// The top-level tasks submitted and not yet completed (copy-backs included,
+// children of running tasks not). The master waits on it at a barrier, for
+// zero, and when too many are in flight (CSS_MAX_TASKS), for a resume level;
+// whichever thread completes a task counts it down and wakes the master only
+// at the level it waits for.
+class LiveTasks {
+public:
+  // Master thread.
+  void add() { count_.fetch_add(1, std::memory_order_relaxed); }
+  // Any thread completing a task.
+  void remove() {
+    // seq_cst, with wait_until_at_most's: either the master sees the lower
+    // count, or this sees the level it set and wakes it.
+    const std::uint64_t before = count_.fetch_sub(1, std::memory_order_seq_cst);
+    if (before == 1 || before == wake_at_.load(std::memory_order_seq_cst)) count_.notify_all();
+  }
+  // Any thread. acquire: a count of zero publishes every completed task's effects.
+  std::uint64_t count() const { return count_.load(std::memory_order_acquire); }
+  // Master thread: returns once at most `level` tasks are live.
+  void wait_until_at_most(std::uint64_t level) {
+    wake_at_.store(level + 1, std::memory_order_seq_cst);
+    for (std::uint64_t live = count_.load(std::memory_order_seq_cst); live > level;
+         live = count_.load(std::memory_order_seq_cst))
+      count_.wait(live, std::memory_order_seq_cst);
+    wake_at_.store(0, std::memory_order_relaxed);
+  }
+
+private:
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> wake_at_{0}; // 0: nobody waits for a level above zero
+};
+
 // Misuse in a descriptor whatever runs it (ABI version, body, directions,
 // regions): an error naming the task.
 void check_task_desc(const css_task_desc &desc);
@@ -118,7 +150,7 @@ void host_addresses(const Task &task, std::vector<void *> &addresses);
 
 // The last step of a task: drop its storage references, count it, and let
 // a master waiting on it or on the barrier go on.
-void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks);
+void mark_completed(Task &task, Stats &stats, LiveTasks &live_tasks);
 
 class TaskGraph {
 public:

@@ -59,7 +59,7 @@ void host_addresses(const Task &task, std::vector<void *> &addresses) {
                                       : nullptr);
 }
 
-void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_tasks) {
+void mark_completed(Task &task, Stats &stats, LiveTasks &live_tasks) {
   // The task no longer needs its storage; dropping the references lets
   // renamed buffers retire. Under the edges lock: a master ranking tasks at
   // a barrier may be reading them (RuntimeImpl::load_order).
@@ -79,7 +79,7 @@ void mark_completed(Task &task, Stats &stats, std::atomic<std::uint64_t> &live_t
   // `awaited` and wakes it (a ring for every task cost a system call each).
   task.completed.store(true, std::memory_order_seq_cst);
   if (task.awaited.load(std::memory_order_seq_cst)) task.completed.notify_all();
-  if (live_tasks.fetch_sub(1, std::memory_order_acq_rel) == 1) live_tasks.notify_all();
+  live_tasks.remove();
 }
 
 bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {

@@ -200,5 +200,62 @@ std::vector<Config> barrier_configs() {
 INSTANTIATE_TEST_SUITE_P(Barrier, Barrier, ::testing::ValuesIn(barrier_configs()),
                          [](const auto &info) { return config_name(info.param); });
 
+// ---------------------------------------------------------------- a bound on the tasks in flight
+
+// A master that runs far ahead of its tasks waits once CSS_MAX_TASKS are in
+// flight (each pending task holds about 1.2 KB), and goes on as they
+// complete; without the bound, 2 million pending tasks held 0.8-2.4 GB.
+class SubmissionBound : public ::testing::TestWithParam<Config> {};
+
+TEST_P(SubmissionBound, TheMasterWaitsWhileTooManyTasksAreInFlight) {
+  Config config = GetParam();
+  config.max_tasks = 32;
+  Runtime runtime(config);
+  constexpr int tasks = 600;
+  std::vector<long> cells(tasks / 4, 0);
+  std::atomic<int> finished_bodies{0};
+  // The tasks are slow to start (their workers are held for a while), so an
+  // unbounded master would have submitted all of them before any finished.
+  const auto held_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  int most_in_flight = 0;
+  for (int i = 0; i < tasks; ++i) {
+    Task("bounded")
+        .inout(cells[i % cells.size()])
+        .body([&, held_until](TaskEnv env) {
+          std::this_thread::sleep_until(held_until);
+          *env.ptr<long>(0) += 1;
+          finished_bodies.fetch_add(1, std::memory_order_release);
+        })
+        .submit(runtime);
+    // Tasks whose bodies have not finished are still in flight for the
+    // runtime, so this never overstates what it holds.
+    most_in_flight = std::max(most_in_flight, i + 1 - finished_bodies.load(std::memory_order_acquire));
+  }
+  runtime.barrier();
+  EXPECT_LE(most_in_flight, 32) << "the master ran past CSS_MAX_TASKS";
+  EXPECT_GT(runtime.stats().submit_waits, 0u);
+  for (long cell : cells)
+    EXPECT_EQ(cell, 4);
+}
+
+TEST_P(SubmissionBound, ZeroMeansNoBound) {
+  Config config = GetParam();
+  config.max_tasks = 0;
+  Runtime runtime(config);
+  Gate gate;
+  long cell = 0;
+  Task("held").inout(cell).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < 300; ++i)
+    Task("queued").inout(cell).body([](TaskEnv env) { *env.ptr<long>(0) += 1; }).submit(runtime);
+  gate.open(); // reached only because the master did not wait for the held task
+  runtime.barrier();
+  EXPECT_EQ(cell, 300);
+  EXPECT_EQ(runtime.stats().submit_waits, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bound, SubmissionBound,
+                         ::testing::Values(host_config(1), host_config(3), sim_config(1, 2)),
+                         [](const auto &info) { return config_name(info.param); });
+
 } // namespace
 } // namespace gpuss::test
