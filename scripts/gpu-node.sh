@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|all] [bench options | ab variants...]: build and run
-# GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries.
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|all] [bench options | ab variants...]: build
+# and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm and potri run the
+# checks of examples/gemm or examples/potri on the GPUs, then bench/gemm/run.sh or bench/potri/run.sh with
+# the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the benchmark alone.
 #
 # Translate where Clang is first:
 #   cmake --build build --target gpuss-pretranslated && rm -rf .pretranslated && cp -r build/pretranslated .pretranslated
@@ -15,7 +17,14 @@ shift || true
 final="${OUT:-$root/gpu-node-out}"
 out="$(mktemp -d)"
 mkdir -p "$final"
-pack() { tar czf "$final/results-$what.tgz" -C "$out" . ; cp "$out"/bench/results.csv "$out"/bench/*.png "$final/" 2>/dev/null || true; }
+pack() {
+  tar czf "$final/results-$what.tgz" -C "$out" .
+  cp "$out"/bench/results.csv "$out"/bench/*.png "$final/" 2>/dev/null || true
+  for b in gemm potri; do
+    [[ -f "$out/bench-$b/results.csv" ]] && cp "$out/bench-$b/results.csv" "$final/$b-results.csv"
+    cp "$out/bench-$b"/*.png "$final/" 2>/dev/null || true
+  done
+}
 trap pack EXIT
 build="${GPUSS_NODE_BUILD:-/tmp/gpuss-node-build}"
 mkdir -p "$out"
@@ -142,6 +151,64 @@ if [[ $what == ab ]]; then
   done
   "$build/bin/vendor_cholesky" --mode dn -n 49152 2>&1 | grep "^vendor=" | tee -a "$out/ab.log" || true
   [[ $gpus -ge 2 ]] && { "$build/bin/vendor_cholesky" --mode mg -n 65536 --gpus "$gpus" 2>&1 | grep "^vendor=" | tee -a "$out/ab.log" || true; }
+fi
+if [[ $what == gemm ]]; then
+  # C += A B from host memory (examples/gemm): every policy, a cache smaller than the data (three 2 GiB
+  # matrices through 1 GiB), single precision, the second run, and 2 and 4 partitions of GPU 0 (correctness
+  # only: they share one GPU).
+  echo "== GEMM: checks"
+  [[ ${SKIP_CHECKS:-0} == 1 ]] && echo "(skipped: SKIP_CHECKS=1)"
+  gemm_check() { # environment... -- options...
+    [[ ${SKIP_CHECKS:-0} == 1 ]] && return
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    # A failed check is reported and the rest still runs.
+    env CSS_STATS=1 "${envs[@]}" "$build/bin/gemm" --check "$@" 2>&1 | tee -a "$out/gemm-checks.log" |
+      grep -E "^gemm|css-stats" | cut -c1-250 || echo "  FAILED: gemm --check $* (see gemm-checks.log)"
+  }
+  for policy in nocache wt wb; do gemm_check CSS_NUM_GPUS=1 CSS_CACHE_POLICY=$policy -- -n 16384 -t 2048 -p d; done
+  gemm_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=1G -- -n 16384 -t 2048 -p d
+  gemm_check CSS_NUM_GPUS=1 -- -n 16384 -t 2048 -p s
+  gemm_check CSS_NUM_GPUS=1 -- -n 16384 -t 2048 -p d --prelocked
+  for p in 2 4; do
+    for policy in nocache wt wb; do
+      gemm_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy -- -n 8192 -t 1024 -p d
+    done
+    gemm_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=128M -- -n 8192 -t 1024 -p s
+  done
+  echo "== GEMM: benchmark"
+  "$root/bench/gemm/run.sh" "$build" "$out/bench-gemm" "$@" 2>&1 | tail -40
+  python3 "$root/bench/gemm/plot.py" "$out/bench-gemm/results.csv" 2>&1 | tail -30 || true
+fi
+if [[ $what == potri ]]; then
+  # The SPD inverse (examples/potri): every policy with the diagonal tiles on the GPU and on the host, a
+  # cache smaller than the data, barriers between the phases, single precision, the second run, and 2 and 4
+  # partitions of GPU 0 (correctness only).
+  echo "== SPD inverse: checks"
+  [[ ${SKIP_CHECKS:-0} == 1 ]] && echo "(skipped: SKIP_CHECKS=1)"
+  potri_check() { # environment... -- options...
+    [[ ${SKIP_CHECKS:-0} == 1 ]] && return
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    # A failed check is reported and the rest still runs.
+    env CSS_STATS=1 "${envs[@]}" "$build/bin/potri" --check "$@" 2>&1 | tee -a "$out/potri-checks.log" |
+      grep -E "^potri|css-stats" | cut -c1-250 || echo "  FAILED: potri --check $* (see potri-checks.log)"
+  }
+  for policy in nocache wt wb; do
+    potri_check CSS_NUM_GPUS=1 CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-diag
+    potri_check CSS_NUM_GPUS=1 CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d
+  done
+  potri_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=256M -- -n 16384 -t 1024 -p d --gpu-diag
+  potri_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-diag --barriers
+  potri_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --gpu-diag
+  potri_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-diag --prelocked
+  for p in 2 4; do
+    for policy in nocache wt wb; do
+      potri_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-diag
+    done
+    potri_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=128M -- -n 8192 -t 512 -p s --gpu-diag
+  done
+  echo "== SPD inverse: benchmark"
+  "$root/bench/potri/run.sh" "$build" "$out/bench-potri" "$@" 2>&1 | tail -40
+  python3 "$root/bench/potri/plot.py" "$out/bench-potri/results.csv" 2>&1 | tail -30 || true
 fi
 if [[ $what == bench || $what == all ]]; then
   echo "== benchmark"
