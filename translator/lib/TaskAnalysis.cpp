@@ -1,6 +1,8 @@
 //===- TaskAnalysis.cpp - Attach directives to code, check them, plan edits ===//
 #include "TaskAnalysis.h"
 
+#include "AnalysisContext.h"
+
 #include "CodeGen.h"
 #include "LocalScopes.h"
 #include "PragmaParser.h"
@@ -25,11 +27,6 @@ namespace gpuss {
 namespace {
 
 using clang::SourceLocation;
-
-struct ParsedDirective {
-  const RawDirective *Raw = nullptr;
-  Directive D;
-};
 
 /// What an item's name refers to.
 struct BaseInfo {
@@ -65,35 +62,24 @@ struct PendingAccess {
 
 enum : unsigned { CopyInBit = 1, CopyOutBit = 2 };
 
-std::string sanitizeComment(const std::string &S) {
-  std::string Out;
-  for (size_t I = 0; I < S.size(); ++I) {
-    Out += S[I];
-    if (S[I] == '*' && I + 1 < S.size() && S[I + 1] == '/') Out += ' ';
-  }
-  return Out;
-}
-
 class Analyzer {
 public:
   Analyzer(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const ASTFacts &Facts,
            EditPlan &Plan, const ConstantEvaluator &Evaluate)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Raws(Raws), Facts(Facts),
-        Plan(Plan), Evaluate(Evaluate) {
-    Opts.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
-  }
+      : AC(Ctx, Raws, Facts, Plan), Ctx(Ctx), SM(AC.SM), Raws(Raws), Facts(Facts), Plan(Plan),
+        Evaluate(Evaluate) {}
 
   bool run() {
     std::vector<ParsedDirective> Parsed;
     for (const RawDirective &R : Raws) {
       ParseResult Result = parseDirective(R.Text);
       if (!Result.Parsed) {
-        error(R.locationOf(Result.Error.Offset), "%0", Result.Error.Message);
+        AC.error(R.locationOf(Result.Error.Offset), "%0", Result.Error.Message);
         continue;
       }
       Parsed.push_back({&R, std::move(*Result.Parsed)});
     }
-    if (Failed) return false;
+    if (AC.Failed) return false;
     for (size_t I = 0; I < Parsed.size(); ++I) {
       ParsedDirective &P = Parsed[I];
       switch (P.D.Kind) {
@@ -106,16 +92,16 @@ public:
           ParsedDirective &N = Parsed[I + 1];
           bool Complement =
               (N.D.Kind == DirectiveKind::Task && !Task) || (N.D.Kind == DirectiveKind::Target && !Target);
-          if (Complement && onlyTrivia(P.Raw->End, N.Raw->Begin)) {
+          if (Complement && AC.onlyTrivia(P.Raw->End, N.Raw->Begin)) {
             (N.D.Kind == DirectiveKind::Task ? Task : Target) = &N;
             Last = &N;
             ++I;
           }
         }
         if (!Task) {
-          error(Target->Raw->NameLoc,
-                "a target directive must be next to a task directive (on the line before "
-                "or after it)");
+          AC.error(Target->Raw->NameLoc,
+                   "a target directive must be next to a task directive (on the line before "
+                   "or after it)");
           break;
         }
         attachTask(Task, Target, Last->Raw);
@@ -130,24 +116,22 @@ public:
     warnTaskAddresses();
     for (BlockRequest &Req : BlockRequests)
       outlineBlock(Req);
-    if (Failed) return false;
+    if (AC.Failed) return false;
     planCalls();
     planKernelLaunches();
     planLocalWaits();
-    if (!Failed) checkConstantSizes();
-    return !Failed;
+    if (!AC.Failed) checkConstantSizes();
+    return !AC.Failed;
   }
 
 private:
+  AnalysisContext AC;
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
-  clang::DiagnosticsEngine &Diags;
   const std::vector<RawDirective> &Raws;
   const ASTFacts &Facts;
   EditPlan &Plan;
   const ConstantEvaluator &Evaluate;
-  CodeGenOptions Opts;
-  bool Failed = false;
 
   std::vector<TaskCode> Tasks;
   std::vector<const RawDirective *> TaskPragma; ///< per task: the pragma (for #line of its support code)
@@ -172,96 +156,6 @@ private:
   std::set<const clang::FunctionDecl *> CudaFunctions; ///< canonical decls
   std::set<size_t> SupportEmitted;
   std::set<std::string> UsedIds;
-
-  // ------------------------------------------------------------ diagnostics
-  template <unsigned N, typename... Args>
-  void error(SourceLocation Loc, const char (&Format)[N], const Args &...A) {
-    unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Error, Format);
-    auto Builder = Diags.Report(Loc, ID);
-    ((Builder << llvm::StringRef(A)), ...);
-    Failed = true;
-  }
-  /// The translator's own warnings show although Clang's are off (`-w`,
-  /// set by the driver for the parse), and stay warnings under -Werror.
-  template <unsigned N, typename... Args>
-  void warning(SourceLocation Loc, const char (&Format)[N], const Args &...A) {
-    bool Ignore = Diags.getIgnoreAllWarnings(), AsErrors = Diags.getWarningsAsErrors();
-    Diags.setIgnoreAllWarnings(false);
-    Diags.setWarningsAsErrors(false);
-    unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Warning, Format);
-    {
-      auto Builder = Diags.Report(Loc, ID);
-      ((Builder << llvm::StringRef(A)), ...);
-    }
-    Diags.setIgnoreAllWarnings(Ignore);
-    Diags.setWarningsAsErrors(AsErrors);
-  }
-  template <unsigned N, typename... Args>
-  void note(SourceLocation Loc, const char (&Format)[N], const Args &...A) {
-    unsigned ID = Diags.getCustomDiagID(clang::DiagnosticsEngine::Note, Format);
-    auto Builder = Diags.Report(Loc, ID);
-    ((Builder << llvm::StringRef(A)), ...);
-  }
-
-  // ------------------------------------------------------------ locations
-  SourceLocation fileLoc(SourceLocation L) const { return SM.getExpansionLoc(L); }
-
-  static bool isConditionalDirective(llvm::StringRef Rest) {
-    Rest = Rest.ltrim(" \t");
-    for (llvm::StringRef Name : {"ifdef", "ifndef", "if", "elifdef", "elifndef", "elif", "else", "endif"})
-      if (Rest.starts_with(Name) && (Rest.size() == Name.size() || !std::isalnum(Rest[Name.size()])))
-        return true;
-    return false;
-  }
-
-  /// Only whitespace, comments and conditional-inclusion lines between From
-  /// and To (same file).
-  bool onlyTrivia(SourceLocation From, SourceLocation To) const {
-    From = fileLoc(From);
-    To = fileLoc(To);
-    auto [FromFile, FromOff] = SM.getDecomposedLoc(From);
-    auto [ToFile, ToOff] = SM.getDecomposedLoc(To);
-    if (FromFile != ToFile || FromOff > ToOff) return false;
-    llvm::StringRef Buffer = SM.getBufferData(FromFile);
-    for (unsigned I = FromOff; I < ToOff;) {
-      char C = Buffer[I];
-      if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v') {
-        ++I;
-      } else if (C == '/' && I + 1 < ToOff && Buffer[I + 1] == '/') {
-        while (I < ToOff && Buffer[I] != '\n')
-          ++I;
-      } else if (C == '/' && I + 1 < ToOff && Buffer[I + 1] == '*') {
-        size_t End = Buffer.find("*/", I + 2);
-        if (End == llvm::StringRef::npos || End + 2 > ToOff) return false;
-        I = static_cast<unsigned>(End + 2);
-      } else if (C == '\\' && I + 1 < ToOff && (Buffer[I + 1] == '\n' || Buffer[I + 1] == '\r')) {
-        I += 2;
-      } else if (C == '#' && isConditionalDirective(Buffer.substr(I + 1))) {
-        // #if/#ifdef/#else/#endif around a directive (e.g. a target only
-        // for CUDA builds): skip the line, with its continuations.
-        while (I < ToOff && Buffer[I] != '\n')
-          I += (Buffer[I] == '\\' && I + 1 < ToOff) ? 2 : 1;
-      } else {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  std::string fileName(SourceLocation L) const {
-    clang::PresumedLoc P = SM.getPresumedLoc(fileLoc(L));
-    return P.isValid() ? P.getFilename() : "";
-  }
-  unsigned lineOf(SourceLocation L) const {
-    clang::PresumedLoc P = SM.getPresumedLoc(fileLoc(L));
-    return P.isValid() ? P.getLine() : 0;
-  }
-  bool inMainFile(SourceLocation L) const { return L.isValid() && L.isFileID() && SM.isInMainFile(L); }
-  bool translatable(SourceLocation L) const { return L.isValid() && L.isFileID() && isTranslatable(SM, L); }
-
-  std::string sourceText(clang::CharSourceRange R) const {
-    return clang::Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-  }
 
   // ------------------------------------------------------------ names
   /// What a name in a clause means, and how the generated code spells it.
@@ -347,14 +241,14 @@ private:
           return M; // Unknown elsewhere: no object to take it from
         }
         M.K = NameMeaning::Scoped;
-        M.Spelling = scopeOf(RD) + Name;
+        M.Spelling = AC.scopeOf(RD) + Name;
         return M;
       }
       if (!DC->isFileContext()) continue;
       for (const clang::NamedDecl *D : DC->lookup(DN)) {
         M.K = NameMeaning::Scoped;
         M.Decl = D;
-        M.Spelling = scopeOf(D->getDeclContext()) + Name;
+        M.Spelling = AC.scopeOf(D->getDeclContext()) + Name;
         return M;
       }
     }
@@ -399,7 +293,7 @@ private:
     auto It = Facts.Locals.find(S.Enclosing);
     if (It != Facts.Locals.end())
       for (const clang::VarDecl *V : It->second)
-        if (V->getName() == Name && SM.getFileOffset(fileLoc(V->getLocation())) < S.AtOffset) Found = V;
+        if (V->getName() == Name && SM.getFileOffset(AC.fileLoc(V->getLocation())) < S.AtOffset) Found = V;
     if (Found) return Found;
     for (const clang::ParmVarDecl *P : S.Enclosing->parameters())
       if (P->getName() == Name) return P;
@@ -461,10 +355,10 @@ private:
     for (const ExprName &N : E.Names)
       if (!isKnown(S, N.Name)) {
         if (E.Text == N.Name)
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
+          AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
         else
-          error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
-                whereNamesCome(S));
+          AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
+                   whereNamesCome(S));
         Ok = false;
       }
     return Ok;
@@ -497,35 +391,35 @@ private:
       clang::QualType Record = T;
       if (M.Arrow) {
         if (!T->isPointerType()) {
-          error(Loc, "'->%0' on '%1', which is not a pointer (type '%2'); write '%1.%0'", M.Name, Path,
-                printType(T));
+          AC.error(Loc, "'->%0' on '%1', which is not a pointer (type '%2'); write '%1.%0'", M.Name, Path,
+                   AC.printType(T));
           return false;
         }
         if (I > 0) {
-          error(Loc,
-                "'%0' reaches its data through a second pointer ('->%1'): a task's data must be reachable "
-                "from a parameter through one pointer member at most; pass '%2' as a parameter of its own",
-                It.baseText(), M.Name, Path);
+          AC.error(Loc,
+                   "'%0' reaches its data through a second pointer ('->%1'): a task's data must be reachable "
+                   "from a parameter through one pointer member at most; pass '%2' as a parameter of its own",
+                   It.baseText(), M.Name, Path);
           return false;
         }
         Record = T->getPointeeType();
       } else if (T->isPointerType()) {
-        error(Loc, "'.%0' on '%1', which is a pointer (type '%2'); write '%1->%0'", M.Name, Path,
-              printType(T));
+        AC.error(Loc, "'.%0' on '%1', which is a pointer (type '%2'); write '%1->%0'", M.Name, Path,
+                 AC.printType(T));
         return false;
       }
       const clang::RecordDecl *RD = Record->getAsRecordDecl();
       RD = RD ? RD->getDefinition() : nullptr;
       if (!RD) {
-        error(Loc, "'%0' is not a struct (type '%1'), so it has no member '%2'",
-              Path + (M.Arrow ? "[0]" : ""), printType(Record), M.Name);
+        AC.error(Loc, "'%0' is not a struct (type '%1'), so it has no member '%2'",
+                 Path + (M.Arrow ? "[0]" : ""), AC.printType(Record), M.Name);
         return false;
       }
       const clang::FieldDecl *Field = nullptr;
       for (const clang::FieldDecl *F : RD->fields())
         if (F->getName() == M.Name) Field = F;
       if (!Field) {
-        error(Loc, "no member '%0' in '%1'", M.Name, printType(Record));
+        AC.error(Loc, "no member '%0' in '%1'", M.Name, AC.printType(Record));
         return false;
       }
       T = Field->getType();
@@ -545,12 +439,12 @@ private:
     if (B) return B;
     SourceLocation Loc = S.Raw->locationOf(It.Offset);
     if (S.TaskFn && isKnown(S, It.Name))
-      error(Loc,
-            "'%0' is not a parameter of '%1': a clause names the data the task reaches through its "
-            "parameters; pass '%0' (or a pointer to it) as a parameter",
-            It.Name, S.TaskFn->getNameAsString());
+      AC.error(Loc,
+               "'%0' is not a parameter of '%1': a clause names the data the task reaches through its "
+               "parameters; pass '%0' (or a pointer to it) as a parameter",
+               It.Name, S.TaskFn->getNameAsString());
     else
-      error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
+      AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
     return std::nullopt;
   }
 
@@ -665,15 +559,15 @@ private:
       case ConstantValue::Unknown:
         continue;
       case ConstantValue::String:
-        error(Loc, "'%0' in '%1' is a string, not a number of elements", C.Expr, C.ItemText);
+        AC.error(Loc, "'%0' in '%1' is a string, not a number of elements", C.Expr, C.ItemText);
         continue;
       case ConstantValue::Pointer:
-        error(Loc, "'%0' in '%1' is a pointer, not a number of elements", C.Expr, C.ItemText);
+        AC.error(Loc, "'%0' in '%1' is a pointer, not a number of elements", C.Expr, C.ItemText);
         continue;
       case ConstantValue::Floating: {
         std::string Value = std::to_string(V.Float);
-        error(Loc, "'%0' in '%1' is not a whole number (%2): sizes and bounds count elements", C.Expr,
-              C.ItemText, Value.substr(0, Value.find_last_not_of('0') + 1));
+        AC.error(Loc, "'%0' in '%1' is not a whole number (%2): sizes and bounds count elements", C.Expr,
+                 C.ItemText, Value.substr(0, Value.find_last_not_of('0') + 1));
         continue;
       }
       case ConstantValue::Integer:
@@ -682,27 +576,29 @@ private:
       const llvm::APSInt &N = V.Int;
       if (C.R == SizeCheck::RangeHi && I > 0 && Values[I - 1].K == ConstantValue::Integer &&
           llvm::APSInt::compareValues(N, Values[I - 1].Int) < 0) {
-        error(SizeChecks[I - 1].Raw->locationOf(SizeChecks[I - 1].Offset),
-              "'%0:%1' in '%2' ends before it starts (%3 > %4): in 'lo:hi' both bounds are included, so hi "
-              "must "
-              "not be less than lo",
-              SizeChecks[I - 1].Expr, C.Expr, C.ItemText, decimal(Values[I - 1].Int), decimal(N));
+        AC.error(
+            SizeChecks[I - 1].Raw->locationOf(SizeChecks[I - 1].Offset),
+            "'%0:%1' in '%2' ends before it starts (%3 > %4): in 'lo:hi' both bounds are included, so hi "
+            "must "
+            "not be less than lo",
+            SizeChecks[I - 1].Expr, C.Expr, C.ItemText, decimal(Values[I - 1].Int), decimal(N));
         continue;
       }
       if (C.R != SizeCheck::Count) continue;
       if (N.isSigned() && N.isNegative()) {
-        error(Loc, "'%0' in '%1' is negative (%2): it counts the elements of the item", C.Expr, C.ItemText,
-              decimal(N));
+        AC.error(Loc, "'%0' in '%1' is negative (%2): it counts the elements of the item", C.Expr, C.ItemText,
+                 decimal(N));
         continue;
       }
       if (N.isZero()) {
         if (C.ClassicExtent)
-          error(Loc,
-                "'%0' in '%1' is 0, so the item names no element: in GPUSs 'x[n]' is the n elements from x "
-                "(to name element i, write 'x[i;1]')",
-                C.Expr, C.ItemText);
+          AC.error(
+              Loc,
+              "'%0' in '%1' is 0, so the item names no element: in GPUSs 'x[n]' is the n elements from x "
+              "(to name element i, write 'x[i;1]')",
+              C.Expr, C.ItemText);
         else
-          error(Loc, "'%0' in '%1' is 0, so the item names no element", C.Expr, C.ItemText);
+          AC.error(Loc, "'%0' in '%1' is 0, so the item names no element", C.Expr, C.ItemText);
         continue;
       }
       if (!C.ElemBytes || Reported.count(C.Item)) continue;
@@ -711,7 +607,7 @@ private:
       Total *= Count.zextOrTrunc(192);
       if (Total.getActiveBits() > 63) {
         Reported.insert(C.Item);
-        error(
+        AC.error(
             Loc,
             "'%1' is too large: with '%0' it spans more than 2^63 bytes (elements of %2 bytes); a size this "
             "large wraps around when computed, and the task would get a region of another size",
@@ -721,61 +617,13 @@ private:
   }
 
   // ------------------------------------------------------------ types
-  clang::PrintingPolicy policy() const {
-    clang::PrintingPolicy Policy(Ctx.getLangOpts());
-    Policy.FullyQualifiedName = true;
-    Policy.SuppressScope = false;
-    Policy.SuppressUnwrittenScope = true;
-    Policy.Bool = Ctx.getLangOpts().CPlusPlus || Ctx.getLangOpts().C23;
-    return Policy;
-  }
-
-  /// A type as the user wrote it (for messages).
-  std::string printType(clang::QualType T, const std::string &Name = "") const {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    T.print(OS, policy(), Name);
-    return S;
-  }
-
-  /// A type for the generated code, which stands at another scope than the
-  /// declaration it comes from: in C++ every name in it is fully qualified
-  /// (`::blocks::Affine`, `::std::complex<double>`).
-  std::string genType(clang::QualType T, const std::string &Name = "") const {
-    if (Ctx.getLangOpts().CPlusPlus)
-      T = clang::TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
-    return printType(T, Name);
-  }
-
-  std::string printExpr(const clang::Expr *E) const {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    E->printPretty(OS, nullptr, policy());
-    return S;
-  }
-
-  /// The extent of an array type as a C expression: its size, or the size
   /// expression of a variable-length array; "" where unknown (`[]`, `[*]`).
   std::string extentOf(const clang::ArrayType *AT) const {
     if (const auto *C = llvm::dyn_cast<clang::ConstantArrayType>(AT))
       return std::to_string(C->getSize().getZExtValue());
     if (const auto *V = llvm::dyn_cast<clang::VariableArrayType>(AT))
-      if (const clang::Expr *Size = V->getSizeExpr()) return printExpr(Size);
+      if (const clang::Expr *Size = V->getSizeExpr()) return AC.printExpr(Size);
     return "";
-  }
-
-  static bool isScalar(clang::QualType T) { return !T->isPointerType() && !T->isArrayType(); }
-
-  /// Whether the generated code can take sizeof(T): a complete type, or a
-  /// class template specialization not instantiated yet (`std::array<double,
-  /// 4>` named only in a prototype), which sizeof instantiates.
-  static bool hasKnownSize(clang::QualType T) {
-    if (T->isVoidType() || T->isFunctionType()) return false;
-    if (!T->isIncompleteType()) return true;
-    if (const auto *Spec =
-            llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
-      return Spec->getSpecializedTemplate()->getTemplatedDecl()->hasDefinition();
-    return false;
   }
 
   static std::string paren(const std::string &E) { return "(" + E + ")"; }
@@ -835,8 +683,8 @@ private:
       T = AT ? AT->getElementType() : T->getPointeeType();
     }
     if (!hasKnownSize(T->getPointeeType())) {
-      error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')", E,
-            printType(T));
+      AC.error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')", E,
+               AC.printType(T));
       return std::nullopt;
     }
     BaseInfo Pointer;
@@ -862,23 +710,24 @@ private:
     for (const Dimension &D : It.Dims) {
       const clang::ArrayType *AT = Ctx.getAsArrayType(T);
       if (!AT && !T->isPointerType()) {
-        error(S.Raw->locationOf(D.Offset), "'%0' has no element to subscript (type '%1')", E, printType(T));
+        AC.error(S.Raw->locationOf(D.Offset), "'%0' has no element to subscript (type '%1')", E,
+                 AC.printType(T));
         return std::nullopt;
       }
       T = AT ? AT->getElementType() : T->getPointeeType();
       E = paren(E) + "[" + D.First.Text + "]";
     }
     if (!T->isPointerType() && !Ctx.getAsArrayType(T)) {
-      error(S.Raw->locationOf(It.Begin),
-            "'%0': '%1' is not a pointer (type '%2'); '*p' names the object a pointer p points to", It.Text,
-            It.Text.substr(1), printType(T));
+      AC.error(S.Raw->locationOf(It.Begin),
+               "'%0': '%1' is not a pointer (type '%2'); '*p' names the object a pointer p points to",
+               It.Text, It.Text.substr(1), AC.printType(T));
       return std::nullopt;
     }
     clang::QualType Pointee =
         T->isPointerType() ? T->getPointeeType() : Ctx.getAsArrayType(T)->getElementType();
     if (!hasKnownSize(Pointee)) {
-      error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')",
-            It.Text.substr(1), printType(T));
+      AC.error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')",
+               It.Text.substr(1), AC.printType(T));
       return std::nullopt;
     }
     RegionCode R;
@@ -927,13 +776,13 @@ private:
     unsigned FirstPart = It.Shape.empty() ? It.Regions.front().Offset : It.Begin;
     std::optional<TypeShape> Shape = typeShape(B);
     if (!Shape) {
-      error(S.Raw->locationOf(FirstPart), "%0 on '%1', which is a scalar of type '%2'",
-            It.Shape.empty() ? "regions '{...}'" : "a shape '[...]'", N, printType(B.Type));
+      AC.error(S.Raw->locationOf(FirstPart), "%0 on '%1', which is a scalar of type '%2'",
+               It.Shape.empty() ? "regions '{...}'" : "a shape '[...]'", N, AC.printType(B.Type));
       return std::nullopt;
     }
     if (!hasKnownSize(Shape->Scalar)) {
-      error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
-            printType(B.Type));
+      AC.error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
+               AC.printType(B.Type));
       return std::nullopt;
     }
     // The object's dimensions.
@@ -950,9 +799,9 @@ private:
       if (!It.Dims.empty() && Dims.size() == 1)
         Dims.clear();
       else if (It.Dims.size() > Dims.size()) {
-        error(S.Raw->locationOf(It.Dims[Dims.size()].Offset),
-              "too many dimensions for '%0' of type '%1', which has %2", N, printType(B.Type),
-              std::to_string(Dims.size()));
+        AC.error(S.Raw->locationOf(It.Dims[Dims.size()].Offset),
+                 "too many dimensions for '%0' of type '%1', which has %2", N, AC.printType(B.Type),
+                 std::to_string(Dims.size()));
         return std::nullopt;
       }
       for (size_t I = 0; I < It.Dims.size(); ++I) {
@@ -964,10 +813,10 @@ private:
     // element), or SMPSs regions; the dimensions not named are whole.
     const std::vector<Dimension> &Parts = It.Shape.empty() ? It.Regions : It.Dims;
     if (Parts.size() > Dims.size()) {
-      error(S.Raw->locationOf(Parts[Dims.size()].Offset),
-            "too many parts for '%0', which has %1 dimension(s) here; remove this one, or give '%0' more "
-            "dimensions with a shape, e.g. '[n][m]%0'",
-            N, std::to_string(Dims.size()));
+      AC.error(S.Raw->locationOf(Parts[Dims.size()].Offset),
+               "too many parts for '%0', which has %1 dimension(s) here; remove this one, or give '%0' more "
+               "dimensions with a shape, e.g. '[n][m]%0'",
+               N, std::to_string(Dims.size()));
       return std::nullopt;
     }
     struct Part {
@@ -984,10 +833,11 @@ private:
         Q.Whole = true;
         Q.Len = Dims[I];
         if (Dims[I].empty()) {
-          error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : It.Offset),
-                "cannot tell how many elements '%0' points to (type '%1'): '{}' needs a known extent; give "
-                "the part, e.g. '%0{0:n}', or a shape, e.g. '[n]%0'",
-                N, printType(B.Type));
+          AC.error(
+              S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : It.Offset),
+              "cannot tell how many elements '%0' points to (type '%1'): '{}' needs a known extent; give "
+              "the part, e.g. '%0{0:n}', or a shape, e.g. '[n]%0'",
+              N, AC.printType(B.Type));
           return std::nullopt;
         }
         break;
@@ -1020,11 +870,11 @@ private:
     for (size_t I = 0; I < Inner; ++I)
       if (!P[I].One) {
         if (Outer) {
-          error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : FirstPart),
-                "'%0' names a part of more than two dimensions; a task's region is a block of rows (one "
-                "run of elements, or rows of equal runs at a fixed stride): split it into items of one "
-                "row index each, or name a larger block",
-                It.Text);
+          AC.error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : FirstPart),
+                   "'%0' names a part of more than two dimensions; a task's region is a block of rows (one "
+                   "run of elements, or rows of equal runs at a fixed stride): split it into items of one "
+                   "row index each, or name a larger block",
+                   It.Text);
           return std::nullopt;
         }
         Outer = I;
@@ -1070,9 +920,9 @@ private:
     if (!T->isPointerType() && !T->isArrayType()) {
       // A variable named at a call site or in `wait on`: the variable itself.
       if (!It.Dims.empty()) {
-        error(S.Raw->locationOf(It.Dims.front().Offset),
-              "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
-              printType(T));
+        AC.error(S.Raw->locationOf(It.Dims.front().Offset),
+                 "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
+                 AC.printType(T));
         return std::nullopt;
       }
       RegionCode R;
@@ -1098,14 +948,14 @@ private:
         Whole = "sizeof(*" + N + ")";
     }
     if (!hasKnownSize(Pointee)) {
-      error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
-            printType(T));
+      AC.error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
+               AC.printType(T));
       return std::nullopt;
     }
     RegionCode R;
     if (It.Dims.empty()) {
       if (Whole.empty()) {
-        error(Loc, "cannot tell the size of '%0'; give its dimensions, e.g. '%0[n]'", N);
+        AC.error(Loc, "cannot tell the size of '%0'; give its dimensions, e.g. '%0[n]'", N);
         return std::nullopt;
       }
       R.Base = N;
@@ -1139,10 +989,10 @@ private:
         return R;
       }
       if (It.Dims.size() > 1) {
-        error(S.Raw->locationOf(It.Dims[1].Offset),
-              "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]', "
-              "or a shape, e.g. '[n][m]%0[i;k][j;l]'",
-              N);
+        AC.error(S.Raw->locationOf(It.Dims[1].Offset),
+                 "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]', "
+                 "or a shape, e.g. '[n][m]%0[i;k][j;l]'",
+                 N);
         return std::nullopt;
       }
       std::string Lo, Len;
@@ -1152,15 +1002,15 @@ private:
       return R;
     }
     if (It.Dims.size() > Rank + 1) {
-      error(S.Raw->locationOf(It.Dims[Rank + 1].Offset),
-            "too many dimensions for '%0' of type '%1', which has %2", N, printType(T),
-            std::to_string(Rank + 1));
+      AC.error(S.Raw->locationOf(It.Dims[Rank + 1].Offset),
+               "too many dimensions for '%0' of type '%1', which has %2", N, AC.printType(T),
+               std::to_string(Rank + 1));
       return std::nullopt;
     }
     for (size_t I = 2; I < It.Dims.size(); ++I)
       if (It.Dims[I].K != Dimension::Extent) {
-        error(S.Raw->locationOf(It.Dims[I].Offset),
-              "sections are supported in the first two dimensions only; give the full extent here");
+        AC.error(S.Raw->locationOf(It.Dims[I].Offset),
+                 "sections are supported in the first two dimensions only; give the full extent here");
         return std::nullopt;
       }
     std::string Lo1, Len1;
@@ -1180,103 +1030,64 @@ private:
   }
 
   // ------------------------------------------------------------ tasks
-  /// The variable a pointer argument is based on: `x` for `x`, `&x`,
-  /// `&x[i]`, `x + i`, `(T *)x`, `m[i]` (a row of an array); `Storage` says
-  /// whether it points into the variable's own storage (an array, or an
-  /// address taken) rather than being a pointer value it holds. Null for
-  /// other expressions (`C[t]`, a pointer stored in an array, is a value).
-  static const clang::ValueDecl *argVariable(const clang::Expr *Arg, bool *Storage = nullptr) {
-    bool Address = false;
-    const clang::Expr *E = Arg;
-    while (E) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *Cast = llvm::dyn_cast<clang::ExplicitCastExpr>(E)) {
-        E = Cast->getSubExpr();
-      } else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
-                 U && U->getOpcode() == clang::UO_AddrOf) {
-        Address = true;
-        E = U->getSubExpr();
-      } else if (const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E);
-                 Sub && (Address || Sub->getType()->isArrayType())) {
-        E = Sub->getBase();
-      } else if (const auto *Member = llvm::dyn_cast<clang::MemberExpr>(E);
-                 Member && !Member->isArrow() && (Address || Member->getType()->isArrayType())) {
-        E = Member->getBase();
-      } else if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(E);
-                 Bin && (Bin->getOpcode() == clang::BO_Add || Bin->getOpcode() == clang::BO_Sub)) {
-        E = Bin->getLHS()->getType()->isPointerType()   ? Bin->getLHS()
-            : Bin->getRHS()->getType()->isPointerType() ? Bin->getRHS()
-                                                        : nullptr;
-      } else {
-        break;
-      }
-    }
-    const clang::ValueDecl *D = nullptr;
-    if (const auto *DR = llvm::dyn_cast_or_null<clang::DeclRefExpr>(E)) D = DR->getDecl();
-    if (const auto *Member = llvm::dyn_cast_or_null<clang::MemberExpr>(E);
-        Member && llvm::isa<clang::CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
-      D = Member->getMemberDecl();
-    if (Storage && D) *Storage = Address || D->getType()->isArrayType();
-    return D;
-  }
-
   bool checkTaskFunction(const clang::FunctionDecl *FD, SourceLocation UseLoc) {
     if (!FD->getReturnType()->isVoidType()) {
-      error(UseLoc,
-            "task function '%0' returns a value (of type '%1'); task functions must return void: return "
-            "the result through a pointer parameter named in output(...)",
-            FD->getNameAsString(), printType(FD->getReturnType()));
-      if (UseLoc != FD->getLocation()) note(FD->getLocation(), "'%0' declared here", FD->getNameAsString());
+      AC.error(UseLoc,
+               "task function '%0' returns a value (of type '%1'); task functions must return void: return "
+               "the result through a pointer parameter named in output(...)",
+               FD->getNameAsString(), AC.printType(FD->getReturnType()));
+      if (UseLoc != FD->getLocation())
+        AC.note(FD->getLocation(), "'%0' declared here", FD->getNameAsString());
       return false;
     }
     if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(FD)) {
       std::string Name = M->getParent()->getNameAsString() + "::" + M->getNameAsString();
       if (!M->isStatic()) {
-        error(UseLoc,
-              "non-static member function '%0' cannot be a task: a task has no object to call it on; make "
-              "it a static member function, or a free function that takes the object by pointer and names "
-              "it in a data clause",
-              Name);
+        AC.error(UseLoc,
+                 "non-static member function '%0' cannot be a task: a task has no object to call it on; make "
+                 "it a static member function, or a free function that takes the object by pointer and names "
+                 "it in a data clause",
+                 Name);
         return false;
       }
       if (M->getParent()->isDependentContext()) {
-        error(UseLoc,
-              "static member function '%0' of a class template cannot be a task; make it a free function "
-              "template",
-              Name);
+        AC.error(UseLoc,
+                 "static member function '%0' of a class template cannot be a task; make it a free function "
+                 "template",
+                 Name);
         return false;
       }
       for (const clang::DeclContext *DC = M->getDeclContext(); DC && DC->isRecord(); DC = DC->getParent()) {
         const auto *Class = llvm::cast<clang::CXXRecordDecl>(DC);
         if (Class->isLocalClass() || Class->getName().empty()) {
-          error(UseLoc,
-                "static member function '%0' of a local or unnamed class cannot be a task: the generated "
-                "code cannot name it; move the class to namespace scope and give it a name",
-                Name);
+          AC.error(UseLoc,
+                   "static member function '%0' of a local or unnamed class cannot be a task: the generated "
+                   "code cannot name it; move the class to namespace scope and give it a name",
+                   Name);
           return false;
         }
       }
       for (const clang::Decl *D = M; D && D->getDeclContext()->isRecord();
            D = llvm::cast<clang::Decl>(D->getDeclContext()))
         if (D->getAccess() != clang::AS_public) {
-          error(UseLoc,
-                "static member function '%0' is not public (it or a class around it is private or "
-                "protected): the generated task code calls it from outside the class; make it public",
-                Name);
+          AC.error(UseLoc,
+                   "static member function '%0' is not public (it or a class around it is private or "
+                   "protected): the generated task code calls it from outside the class; make it public",
+                   Name);
           return false;
         }
     }
     if (FD->isVariadic()) {
-      error(UseLoc, "variadic function '%0' cannot be a task: a task needs a fixed list of parameters",
-            FD->getNameAsString());
+      AC.error(UseLoc, "variadic function '%0' cannot be a task: a task needs a fixed list of parameters",
+               FD->getNameAsString());
       return false;
     }
     for (const clang::ParmVarDecl *P : FD->parameters()) {
       clang::QualType T = P->getType();
       if (P->isParameterPack()) {
-        error(P->getLocation(),
-              "parameter pack '%0' of task function '%1': a task needs a fixed list of parameters",
-              P->getNameAsString(), FD->getNameAsString());
+        AC.error(P->getLocation(),
+                 "parameter pack '%0' of task function '%1': a task needs a fixed list of parameters",
+                 P->getNameAsString(), FD->getNameAsString());
         return false;
       }
       if (T->isReferenceType()) {
@@ -1291,11 +1102,11 @@ private:
         else if (!Object->isDependentType() && !hasKnownSize(Object))
           Why = "a reference to an object of unknown size";
         if (Why) {
-          error(
+          AC.error(
               P->getLocation(),
               "parameter '%0' of task function '%1' is %2 (type '%3'); pass a pointer and name it in a data "
               "clause (e.g. 'inout(%0[n])'), or take the value by const reference",
-              P->getNameAsString(), FD->getNameAsString(), Why, printType(T));
+              P->getNameAsString(), FD->getNameAsString(), Why, AC.printType(T));
           return false;
         }
         if (!Object.isConstQualified()) continue; // checked against the clauses
@@ -1305,22 +1116,22 @@ private:
       // pointer whose type depends on the other parameters: the task keeps
       // the address and the call gets it back with its type.
       if (T->isVariablyModifiedType() && (Ctx.getLangOpts().CPlusPlus || !T->isPointerType())) {
-        error(P->getLocation(),
-              "parameter '%0' of task function '%1' has a variable-length array type ('%2'), which "
-              "%3; declare it as a plain pointer and give its shape in the clause, e.g. 'inout([n][n]%0)'",
-              P->getNameAsString(), FD->getNameAsString(), printType(P->getOriginalType()),
-              Ctx.getLangOpts().CPlusPlus ? "C++ does not have" : "a task cannot hold");
+        AC.error(P->getLocation(),
+                 "parameter '%0' of task function '%1' has a variable-length array type ('%2'), which "
+                 "%3; declare it as a plain pointer and give its shape in the clause, e.g. 'inout([n][n]%0)'",
+                 P->getNameAsString(), FD->getNameAsString(), AC.printType(P->getOriginalType()),
+                 Ctx.getLangOpts().CPlusPlus ? "C++ does not have" : "a task cannot hold");
         return false;
       }
       // A type that depends on template parameters is checked when the
       // template is instantiated (a static_assert in the generated code).
       bool Copyable = !Ctx.getLangOpts().CPlusPlus || T->isDependentType() || T.isTriviallyCopyableType(Ctx);
       if (!Copyable) {
-        error(P->getLocation(),
-              "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
-              "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
-              "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
-              P->getNameAsString(), FD->getNameAsString(), printType(T));
+        AC.error(P->getLocation(),
+                 "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
+                 "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
+                 "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
+                 P->getNameAsString(), FD->getNameAsString(), AC.printType(T));
         return false;
       }
     }
@@ -1336,14 +1147,15 @@ private:
     for (const clang::NamedDecl *P : *Template->getTemplateParameters()) {
       std::string Name = P->getNameAsString();
       if (P->isTemplateParameterPack()) {
-        error(P->getLocation(),
-              "template parameter pack '%0' of task function '%1': a task needs a fixed list of "
-              "template parameters",
-              Name, Function);
+        AC.error(P->getLocation(),
+                 "template parameter pack '%0' of task function '%1': a task needs a fixed list of "
+                 "template parameters",
+                 Name, Function);
         return false;
       }
       if (Name.empty()) {
-        error(P->getLocation(), "unnamed template parameter of task function '%0'; give it a name", Function);
+        AC.error(P->getLocation(), "unnamed template parameter of task function '%0'; give it a name",
+                 Function);
         return false;
       }
       std::string Declared;
@@ -1352,20 +1164,20 @@ private:
         Declared = "typename " + Name;
         HasDefault = Type->hasDefaultArgument();
       } else if (const auto *Value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(P)) {
-        Declared = genType(Value->getType(), Name);
+        Declared = AC.genType(Value->getType(), Name);
         HasDefault = Value->hasDefaultArgument();
       } else {
-        error(P->getLocation(),
-              "template template parameter '%0' of task function '%1' is not supported: the generated "
-              "task code cannot forward it; take the class itself as a type parameter instead",
-              Name, Function);
+        AC.error(P->getLocation(),
+                 "template template parameter '%0' of task function '%1' is not supported: the generated "
+                 "task code cannot forward it; take the class itself as a type parameter instead",
+                 Name, Function);
         return false;
       }
       if (HasDefault) {
-        error(P->getLocation(),
-              "default argument of template parameter '%0' of task function '%1' is not supported; "
-              "name the argument at the calls or let it be deduced",
-              Name, Function);
+        AC.error(P->getLocation(),
+                 "default argument of template parameter '%0' of task function '%1' is not supported; "
+                 "name the argument at the calls or let it be deduced",
+                 Name, Function);
         return false;
       }
       Head += (Head.empty() ? "" : ", ") + Declared;
@@ -1388,21 +1200,7 @@ private:
 
   std::string calleeSpelling(const clang::FunctionDecl *FD) const {
     if (!Ctx.getLangOpts().CPlusPlus) return FD->getNameAsString();
-    return scopeOf(FD->getDeclContext()) + FD->getNameAsString();
-  }
-
-  /// "::a::b::" for the named namespaces and classes around DC (C++), ""
-  /// in C. Anonymous namespaces are left out: a qualified name finds their
-  /// members through the namespace around them.
-  std::string scopeOf(const clang::DeclContext *DC) const {
-    if (!Ctx.getLangOpts().CPlusPlus) return "";
-    std::string S;
-    for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
-      if (const auto *NS = llvm::dyn_cast<clang::NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
-        S = NS->getNameAsString() + "::" + S;
-      else if (const auto *Class = llvm::dyn_cast<clang::CXXRecordDecl>(DC))
-        S = Class->getNameAsString() + "::" + S;
-    return "::" + S;
+    return AC.scopeOf(FD->getDeclContext()) + FD->getNameAsString();
   }
 
   /// The name a task shows in traces and errors: label(...), or the
@@ -1464,7 +1262,7 @@ private:
         bool Shifted2 = false;
         if (&Q == &P || Q.It->baseText() != P.It->baseText() || variableOf(Q, Shifted2) != Var) continue;
         const Dimension &D = P.It->Dims[0];
-        warning(
+        AC.warning(
             P.Raw->locationOf(D.Offset),
             "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
             "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
@@ -1534,34 +1332,35 @@ private:
       }
       SourceLocation Loc = ItemScope.Raw->locationOf(It.Offset);
       if (It.Deref && !It.Dims.empty()) {
-        error(ItemScope.Raw->locationOf(It.Begin),
-              "'%0' names data through a pointer stored in '%1': a task reaches its data through its "
-              "parameters; pass '%2' to the task and name that parameter",
-              It.Text, It.Name, It.Text.substr(1));
+        AC.error(ItemScope.Raw->locationOf(It.Begin),
+                 "'%0' names data through a pointer stored in '%1': a task reaches its data through its "
+                 "parameters; pass '%2' to the task and name that parameter",
+                 It.Text, It.Name, It.Text.substr(1));
         Ok = false;
         return;
       }
       if (pointerElementDepth(*B, It) && It.Dims.size() > *pointerElementDepth(*B, It)) {
-        error(ItemScope.Raw->locationOf(It.Dims[*pointerElementDepth(*B, It)].Offset),
-              "'%0' names data through the pointer stored in '%1': a task reaches its data through its "
-              "parameters; pass that pointer to the task and name its parameter (items through stored "
-              "pointers are for 'wait on')",
-              It.Text, It.Name);
+        AC.error(ItemScope.Raw->locationOf(It.Dims[*pointerElementDepth(*B, It)].Offset),
+                 "'%0' names data through the pointer stored in '%1': a task reaches its data through its "
+                 "parameters; pass that pointer to the task and name its parameter (items through stored "
+                 "pointers are for 'wait on')",
+                 It.Text, It.Name);
         Ok = false;
         return;
       }
       if (!It.Members.empty() && !B->Type->isPointerType()) {
-        error(ItemScope.Raw->locationOf(It.Members.back().Offset),
-              "'%0' is not a pointer (type '%1'): a member named in a task's clause must point to the task's "
-              "data; name the struct itself ('%2') to make its bytes the task's data",
-              It.baseText(), printType(B->Type), It.Name);
+        AC.error(
+            ItemScope.Raw->locationOf(It.Members.back().Offset),
+            "'%0' is not a pointer (type '%1'): a member named in a task's clause must point to the task's "
+            "data; name the struct itself ('%2') to make its bytes the task's data",
+            It.baseText(), AC.printType(B->Type), It.Name);
         Ok = false;
         return;
       }
       if (It.Deref && isScalar(B->Type)) {
-        error(ItemScope.Raw->locationOf(It.Begin),
-              "'*%0': '%0' is not a pointer (type '%1'); '*p' names the object a pointer p points to",
-              It.Name, printType(B->Type));
+        AC.error(ItemScope.Raw->locationOf(It.Begin),
+                 "'*%0': '%0' is not a pointer (type '%1'); '*p' names the object a pointer p points to",
+                 It.Name, AC.printType(B->Type));
         Ok = false;
         return;
       }
@@ -1572,28 +1371,29 @@ private:
           unsigned At = !It.Shape.empty()  ? It.Begin
                         : !It.Dims.empty() ? It.Dims.front().Offset
                                            : It.Regions.front().Offset;
-          error(ItemScope.Raw->locationOf(At),
-                "%0 on '%1', which is a scalar passed by value (type '%2'); name it alone, in input(%1)",
-                !It.Shape.empty()  ? "a shape"
-                : !It.Dims.empty() ? "dimensions"
-                                   : "regions",
-                It.Name, printType(B->Type));
+          AC.error(ItemScope.Raw->locationOf(At),
+                   "%0 on '%1', which is a scalar passed by value (type '%2'); name it alone, in input(%1)",
+                   !It.Shape.empty()  ? "a shape"
+                   : !It.Dims.empty() ? "dimensions"
+                                      : "regions",
+                   It.Name, AC.printType(B->Type));
           Ok = false;
           return;
         }
         if (std::string(Direction) != rt::DirIn) {
-          error(Loc, "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead",
-                It.Name, ClauseText);
+          AC.error(Loc, "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead",
+                   It.Name, ClauseText);
           Ok = false;
         }
         return; // an input scalar: copied into the task, no access
       }
       bool Writes = FromCopy ? (CopyBits & CopyOutBit) != 0 : std::string(Direction) != rt::DirIn;
       if (Writes && isConstData(*B)) {
-        error(Loc,
-              "'%0' is const data (type '%1') and cannot be named in '%2': the task's result would be copied "
-              "back into read-only memory; remove 'const', or name it in input(...)",
-              It.baseText(), printType(B->Type), ClauseText);
+        AC.error(
+            Loc,
+            "'%0' is const data (type '%1') and cannot be named in '%2': the task's result would be copied "
+            "back into read-only memory; remove 'const', or name it in input(...)",
+            It.baseText(), AC.printType(B->Type), ClauseText);
         Ok = false;
         return;
       }
@@ -1604,14 +1404,14 @@ private:
           P.CopyBits |= CopyBits;
         } else if (PendingClause[J]) {
           if (std::string(PendingClause[J]) == ClauseText)
-            warning(Loc, "'%0' is named twice in '%1'; name it once", It.Text, ClauseText);
+            AC.warning(Loc, "'%0' is named twice in '%1'; name it once", It.Text, ClauseText);
           else
-            warning(
+            AC.warning(
                 Loc,
                 "'%0' is named in both '%1' and '%2': the task reads and writes it (inout); name it once, "
                 "in inout(%0)",
                 It.Text, PendingClause[J], ClauseText);
-          note(P.Raw->locationOf(P.It->Offset), "named here first");
+          AC.note(P.Raw->locationOf(P.It->Offset), "named here first");
           if (P.Direction != Direction) P.Direction = rt::DirInout;
         } else {
           if (P.Direction != Direction) P.Direction = rt::DirInout;
@@ -1703,15 +1503,15 @@ private:
       clang::QualType Object = Declared.getNonReferenceType();
       clang::QualType T = Object.getUnqualifiedType();
       bool IsRef = Declared->isReferenceType();
-      PC.Declarator = genType(T, PC.Name);
-      PC.TypeName = genType(T);
+      PC.Declarator = AC.genType(T, PC.Name);
+      PC.TypeName = AC.genType(T);
       if (IsRef) {
-        PC.HelperDeclarator = genType(Declared, PC.Name);
+        PC.HelperDeclarator = AC.genType(Declared, PC.Name);
         if (!Object.isConstQualified()) {
           // `T &x`: the task keeps the object's address.
           PC.ByReference = true;
-          PC.RefType = genType(Object);
-          PC.Storage = genType(Ctx.getPointerType(Object), PC.Name);
+          PC.RefType = AC.genType(Object);
+          PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
         }
       }
       if (T->isPointerType() && T->getPointeeType()->isVariablyModifiedType()) {
@@ -1738,42 +1538,45 @@ private:
         bool Seen = false;
         for (const ParamCode::MemberRebase &M : PC.Members)
           Seen |= M.Path == Path;
-        if (!Seen) PC.Members.push_back({Path, genType(B.Type), static_cast<int>(A)});
+        if (!Seen) PC.Members.push_back({Path, AC.genType(B.Type), static_cast<int>(A)});
       }
       if (!PC.Members.empty() && (T->isPointerType() || PC.ByReference)) {
         clang::QualType Struct = T->isPointerType() ? T->getPointeeType() : Object;
         if (Ctx.getLangOpts().CPlusPlus && !Struct.isTriviallyCopyableType(Ctx)) {
-          error(P->getLocation(),
-                "parameter '%0' of task '%1' points to a struct whose members are named in clauses, but its "
-                "type '%2' is not trivially copyable: the task runs on a copy of the struct whose pointer "
-                "members point to the task's data",
-                PC.Name, Code.Label, printType(Struct));
+          AC.error(
+              P->getLocation(),
+              "parameter '%0' of task '%1' points to a struct whose members are named in clauses, but its "
+              "type '%2' is not trivially copyable: the task runs on a copy of the struct whose pointer "
+              "members point to the task's data",
+              PC.Name, Code.Label, AC.printType(Struct));
           return false;
         }
-        PC.ObjectType = genType(Struct.getUnqualifiedType());
+        PC.ObjectType = AC.genType(Struct.getUnqualifiedType());
       }
       if (PC.ByReference && !Named) {
-        error(Call ? fileLoc(Call->getArg(I)->getBeginLoc()) : P->getLocation(),
-              "parameter '%0' of task '%1' is a reference (type '%2') that no clause names: the task would "
-              "reach the caller's object with no dependencies; name it in input(...), output(...) or "
-              "inout(...), or take it by value or by const reference",
-              PC.Name, Code.Label, printType(Declared));
+        AC.error(
+            Call ? AC.fileLoc(Call->getArg(I)->getBeginLoc()) : P->getLocation(),
+            "parameter '%0' of task '%1' is a reference (type '%2') that no clause names: the task would "
+            "reach the caller's object with no dependencies; name it in input(...), output(...) or "
+            "inout(...), or take it by value or by const reference",
+            PC.Name, Code.Label, AC.printType(Declared));
         return false;
       }
       if (T->isPointerType() && !T->isFunctionPointerType() && !Named) {
         if (Call)
-          warning(
-              fileLoc(Call->getArg(I)->getBeginLoc()),
+          AC.warning(
+              AC.fileLoc(Call->getArg(I)->getBeginLoc()),
               "argument %0 of task '%1' (parameter '%2') is a pointer that no clause of this directive "
               "names: the task gets no dependencies on the data it points to and may run before that data "
               "is written, or while other tasks use it; name it in input(...), output(...) or inout(...)",
               std::to_string(I + 1), Code.Label, PC.Name);
         else
-          warning(P->getLocation(),
-                  "parameter '%0' of task '%1' is a pointer that no clause names: the task gets no "
-                  "dependencies on the data it points to and may run before that data is written, or while "
-                  "other tasks use it; name it in input(...), output(...) or inout(...)",
-                  PC.Name, Code.Label);
+          AC.warning(
+              P->getLocation(),
+              "parameter '%0' of task '%1' is a pointer that no clause names: the task gets no "
+              "dependencies on the data it points to and may run before that data is written, or while "
+              "other tasks use it; name it in input(...), output(...) or inout(...)",
+              PC.Name, Code.Label);
       }
       Code.Params.push_back(PC);
     }
@@ -1799,8 +1602,8 @@ private:
   };
 
   bool inRange(SourceLocation L, const clang::Stmt *Block) const {
-    L = fileLoc(L);
-    SourceLocation B = fileLoc(Block->getBeginLoc()), E = fileLoc(Block->getEndLoc());
+    L = AC.fileLoc(L);
+    SourceLocation B = AC.fileLoc(Block->getBeginLoc()), E = AC.fileLoc(Block->getEndLoc());
     return SM.getFileID(L) == SM.getFileID(B) && SM.getFileOffset(B) <= SM.getFileOffset(L) &&
            SM.getFileOffset(L) <= SM.getFileOffset(E);
   }
@@ -1808,7 +1611,7 @@ private:
   bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
                  std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
     if (!S) return true;
-    SourceLocation Loc = fileLoc(S->getBeginLoc());
+    SourceLocation Loc = AC.fileLoc(S->getBeginLoc());
     const char *Why = nullptr;
     if (llvm::isa<clang::ReturnStmt>(S))
       Why = "returns from the function";
@@ -1824,7 +1627,7 @@ private:
       if (CallSiteTasks.count(Call) || (Call->getDirectCallee() && declaredTaskCalled(Call)))
         Why = "calls a task";
     if (Why) {
-      error(
+      AC.error(
           Loc,
           "a task block cannot be outlined into a task when it %0; write the task as a function with a task "
           "directive, and call it here",
@@ -1838,7 +1641,7 @@ private:
         if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
       } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
                  !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
-        error(
+        AC.error(
             Loc,
             "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
             "function with a task directive",
@@ -1865,22 +1668,23 @@ private:
     auto Fn = Facts.StmtFunction.find(Block);
     if (Fn == Facts.StmtFunction.end()) return;
     const clang::FunctionDecl *F = Fn->second;
-    SourceLocation Loc = fileLoc(Block->getBeginLoc());
+    SourceLocation Loc = AC.fileLoc(Block->getBeginLoc());
     if (Block->getLBracLoc().isMacroID() || Block->getRBracLoc().isMacroID() || F->isDependentContext() ||
         (Target && Target->D.Target.Device == DeviceKind::Cuda)) {
-      error(Loc,
-            "this task block cannot be outlined into a task (%0); write the task as a function with a task "
-            "directive, and call it here",
-            F->isDependentContext()                                 ? "it is inside a template"
-            : Target && Target->D.Target.Device == DeviceKind::Cuda ? "a CUDA task must be a function"
-                                                                    : "it is made by a macro");
+      AC.error(
+          Loc,
+          "this task block cannot be outlined into a task (%0); write the task as a function with a task "
+          "directive, and call it here",
+          F->isDependentContext()                                 ? "it is inside a template"
+          : Target && Target->D.Target.Device == DeviceKind::Cuda ? "a CUDA task must be a function"
+                                                                  : "it is made by a macro");
       return;
     }
     for (const RawDirective &R : Raws)
       if (inRange(R.Begin, Block)) {
-        error(R.NameLoc,
-              "a directive inside a task block: a task's body does not submit or wait for tasks; write "
-              "the task as a function with a task directive");
+        AC.error(R.NameLoc,
+                 "a directive inside a task block: a task's body does not submit or wait for tasks; write "
+                 "the task as a function with a task directive");
         return;
       }
     BlockScan Scan;
@@ -1892,7 +1696,7 @@ private:
     Scope.Raw = Task->Raw;
     Scope.Enclosing = F;
     Scope.AtOffset = SM.getFileOffset(Loc);
-    unsigned Line = lineOf(Loc);
+    unsigned Line = AC.lineOf(Loc);
     TaskCode Code;
     Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
     Code.HighPriority = Task->D.Task.HighPriority;
@@ -1905,7 +1709,7 @@ private:
     if (!buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
     for (const PendingAccess &P : Pending)
       if (!P.Base.Members.empty() || !P.Base.Var) {
-        error(
+        AC.error(
             P.Raw->locationOf(P.It->Offset),
             "'%0' in a task block: name the variables the block uses (members of a struct are not supported "
             "here); or write the task as a function",
@@ -1934,8 +1738,8 @@ private:
       PC.Access = Access;
       if (Access >= 0 && !T->isPointerType()) {
         PC.Name = std::string(rt::LocalPrefix) + "p_" + Name;
-        PC.Declarator = genType(Ctx.getPointerType(T), PC.Name);
-        PC.TypeName = genType(Ctx.getPointerType(T));
+        PC.Declarator = AC.genType(Ctx.getPointerType(T), PC.Name);
+        PC.TypeName = AC.genType(Ctx.getPointerType(T));
         Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
         Renamed[V] = "(*" + PC.Name + ")";
         if (V->hasLocalStorage())
@@ -1957,18 +1761,18 @@ private:
         else if (V->hasLocalStorage() && V->getParentFunctionOrMethod() != F)
           Why = "belongs to a lambda or block around the task block";
         if (Why) {
-          error(fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
-                std::to_string(Line), Why);
+          AC.error(AC.fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
+                   std::to_string(Line), Why);
           return;
         }
         PC.Name = Name;
-        PC.Declarator = genType(T.getUnqualifiedType(), Name);
-        PC.TypeName = genType(T.getUnqualifiedType());
+        PC.Declarator = AC.genType(T.getUnqualifiedType(), Name);
+        PC.TypeName = AC.genType(T.getUnqualifiedType());
         Args.push_back(Name);
       } else {
         if (!T.isConstQualified())
-          warning(
-              fileLoc(V->getLocation()),
+          AC.warning(
+              AC.fileLoc(V->getLocation()),
               "'%0' is used in the task block at line %1 and no clause names it: the task uses it in place, "
               "unordered with the other tasks and not on a device; name it in a clause",
               Name, std::to_string(Line));
@@ -1980,31 +1784,32 @@ private:
     // The block's text, its variables named through the parameters.
     clang::CharSourceRange Range = clang::CharSourceRange::getTokenRange(Block->getSourceRange());
     std::string Text;
-    unsigned At = SM.getFileOffset(fileLoc(Block->getLBracLoc()));
+    unsigned At = SM.getFileOffset(AC.fileLoc(Block->getLBracLoc()));
     llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
     for (const clang::DeclRefExpr *Ref : Scan.Refs) {
       auto It = Renamed.find(llvm::cast<clang::VarDecl>(Ref->getDecl()));
       if (It == Renamed.end()) continue;
       if (Ref->getLocation().isMacroID()) {
-        error(fileLoc(Ref->getLocation()),
-              "'%0', which a clause of the task block names, is used inside a macro here; the outlined task "
-              "reaches it through a pointer and cannot rewrite the macro",
-              Ref->getDecl()->getNameAsString());
+        AC.error(
+            AC.fileLoc(Ref->getLocation()),
+            "'%0', which a clause of the task block names, is used inside a macro here; the outlined task "
+            "reaches it through a pointer and cannot rewrite the macro",
+            Ref->getDecl()->getNameAsString());
         return;
       }
       unsigned Off = SM.getFileOffset(Ref->getLocation());
       Text += Buffer.slice(At, Off).str() + It->second;
       At = Off + static_cast<unsigned>(Ref->getDecl()->getName().size());
     }
-    unsigned EndOff = SM.getFileOffset(fileLoc(Block->getRBracLoc())) + 1;
+    unsigned EndOff = SM.getFileOffset(AC.fileLoc(Block->getRBracLoc())) + 1;
     Text += Buffer.slice(At, EndOff).str();
     std::string Params;
     for (const ParamCode &P : Code.Params)
       Params += (Params.empty() ? "" : ", ") + P.Declarator;
     Code.Outlined = "static void " + Code.Callee + "(" + (Params.empty() ? std::string("void") : Params) +
-                    ")\n" + genLineDirective(Line, fileName(Loc)) + Text + "\n";
+                    ")\n" + genLineDirective(Line, AC.fileName(Loc)) + Text + "\n";
     if (Code.Params.empty()) Args.clear();
-    Code.Pin = pinOf(*Task->Raw);
+    Code.Pin = AC.pinOf(*Task->Raw);
 
     size_t Index = Tasks.size();
     Tasks.push_back(Code);
@@ -2012,11 +1817,11 @@ private:
     TaskFunction.push_back(nullptr);
     CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
     emitSupport(Index, Site, false);
-    std::string Submit = genCallSiteSubmit(Tasks[Index], Args, fileName(Loc), Line, Opts) + ";\n" +
-                         genLineDirective(lineOf(Block->getRBracLoc()), fileName(Loc));
+    std::string Submit = genCallSiteSubmit(Tasks[Index], Args, AC.fileName(Loc), Line, AC.Opts) + ";\n" +
+                         genLineDirective(AC.lineOf(Block->getRBracLoc()), AC.fileName(Loc));
     Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
     Plan.UsesRuntime = true;
-    commentOut(Task, Target);
+    AC.commentOut(Task, Target);
   }
 
   /// The declaration or statement right after a directive group.
@@ -2025,9 +1830,9 @@ private:
     ParsedDirective Embedded;
     if (Task->D.Task.HasTarget) {
       if (Target) {
-        error(Target->Raw->NameLoc, "a second target for one task: the task directive has 'target "
-                                    "device(...)' in it already; keep one of the two");
-        note(Task->Raw->locationOf(Task->D.Task.TargetOffset), "the target in the task directive");
+        AC.error(Target->Raw->NameLoc, "a second target for one task: the task directive has 'target "
+                                       "device(...)' in it already; keep one of the two");
+        AC.note(Task->Raw->locationOf(Task->D.Task.TargetOffset), "the target in the task directive");
         return;
       }
       Embedded.Raw = Task->Raw;
@@ -2036,20 +1841,20 @@ private:
       Embedded.D.Target = Task->D.Task.Target;
       Target = &Embedded;
     }
-    SourceLocation End = fileLoc(Last->End);
+    SourceLocation End = AC.fileLoc(Last->End);
     auto [File, Off] = SM.getDecomposedLoc(End);
     const clang::Decl *BestDecl = nullptr;
     const clang::Stmt *BestStmt = nullptr;
     unsigned BestOff = ~0u;
     for (const clang::Decl *D : Facts.Decls) {
-      auto [F, O] = SM.getDecomposedLoc(fileLoc(D->getBeginLoc()));
+      auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(D->getBeginLoc()));
       if (F == File && O >= Off && O < BestOff) {
         BestOff = O;
         BestDecl = D;
       }
     }
     for (const clang::Stmt *S : Facts.Stmts) {
-      auto [F, O] = SM.getDecomposedLoc(fileLoc(S->getBeginLoc()));
+      auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(S->getBeginLoc()));
       if (F == File && O >= Off && O < BestOff) {
         BestOff = O;
         BestStmt = S;
@@ -2057,9 +1862,9 @@ private:
       }
     }
     SourceLocation BestLoc = BestOff == ~0u ? SourceLocation() : SM.getComposedLoc(File, BestOff);
-    if ((!BestDecl && !BestStmt) || !onlyTrivia(End, BestLoc)) {
-      error(Task->Raw->NameLoc, "a task directive must be followed by a function declaration, a function "
-                                "definition or a statement that calls a function");
+    if ((!BestDecl && !BestStmt) || !AC.onlyTrivia(End, BestLoc)) {
+      AC.error(Task->Raw->NameLoc, "a task directive must be followed by a function declaration, a function "
+                                   "definition or a statement that calls a function");
       return;
     }
     if (BestDecl) {
@@ -2067,17 +1872,17 @@ private:
       const auto *FD =
           Template ? Template->getTemplatedDecl() : llvm::dyn_cast<clang::FunctionDecl>(BestDecl);
       if (!FD) {
-        error(fileLoc(BestDecl->getBeginLoc()),
-              "a task directive must be followed by a function declaration, a "
-              "function definition or a call; this declares something else");
-        note(Task->Raw->NameLoc, "task directive here");
+        AC.error(AC.fileLoc(BestDecl->getBeginLoc()),
+                 "a task directive must be followed by a function declaration, a "
+                 "function definition or a call; this declares something else");
+        AC.note(Task->Raw->NameLoc, "task directive here");
         return;
       }
       if (!checkTaskFunction(FD, FD->getLocation())) return;
       const clang::FunctionDecl *Canon = FD->getCanonicalDecl();
       DirectiveSummary Summary = summarize(FD, Task, Target);
       if (auto It = DeclTaskSummary.find(Canon); It != DeclTaskSummary.end()) {
-        if (checkSameDirectives(FD, It->second, Summary)) commentOut(Task, Target);
+        if (checkSameDirectives(FD, It->second, Summary)) AC.commentOut(Task, Target);
         return; // the same directives on another declaration
       }
       NameScope Scope;
@@ -2090,11 +1895,11 @@ private:
       DeclTasks[Canon] = Tasks.size();
       DeclTaskSummary[Canon] = std::move(Summary);
       if (Code.Cuda) CudaFunctions.insert(Canon);
-      Code.Pin = pinOf(*Task->Raw);
+      Code.Pin = AC.pinOf(*Task->Raw);
       Tasks.push_back(std::move(Code));
       TaskPragma.push_back(Task->Raw);
       TaskFunction.push_back(FD);
-      commentOut(Task, Target);
+      AC.commentOut(Task, Target);
       return;
     }
     // A statement: a block (OmpSs inline task), or a call of a function.
@@ -2113,32 +1918,32 @@ private:
     if (!Call ||
         llvm::isa<clang::CXXMemberCallExpr, clang::CXXOperatorCallExpr, clang::CUDAKernelCallExpr>(Call) ||
         !Call->getDirectCallee()) {
-      error(fileLoc(S->getBeginLoc()),
-            "a task directive must be followed by a function declaration, a function "
-            "definition, a statement that calls a function or a block '{ ... }'; this statement is not "
-            "a function call");
-      note(Task->Raw->NameLoc, "task directive here");
+      AC.error(AC.fileLoc(S->getBeginLoc()),
+               "a task directive must be followed by a function declaration, a function "
+               "definition, a statement that calls a function or a block '{ ... }'; this statement is not "
+               "a function call");
+      AC.note(Task->Raw->NameLoc, "task directive here");
       return;
     }
     const clang::FunctionDecl *FD = Call->getDirectCallee();
-    if (!checkTaskFunction(FD, fileLoc(Call->getBeginLoc()))) return;
+    if (!checkTaskFunction(FD, AC.fileLoc(Call->getBeginLoc()))) return;
     NameScope Scope;
     Scope.Raw = Task->Raw;
     auto Fn = Facts.StmtFunction.find(S);
     Scope.Enclosing = Fn == Facts.StmtFunction.end() ? nullptr : Fn->second;
-    Scope.AtOffset = SM.getFileOffset(fileLoc(Call->getBeginLoc()));
+    Scope.AtOffset = SM.getFileOffset(AC.fileLoc(Call->getBeginLoc()));
     if (!Scope.Enclosing) return;
     TaskCode Code;
     if (!buildTask(FD, Task, Target, Scope, Call, Code)) return;
-    Code.Id = uniqueId(FD->getNameAsString() + "_l" + std::to_string(lineOf(Call->getBeginLoc())));
+    Code.Id = uniqueId(FD->getNameAsString() + "_l" + std::to_string(AC.lineOf(Call->getBeginLoc())));
     if (Code.Cuda) CudaFunctions.insert(FD->getCanonicalDecl());
     CallSiteTasks[Call] = Tasks.size();
     CallSiteOrder.push_back(Call);
-    Code.Pin = pinOf(*Task->Raw);
+    Code.Pin = AC.pinOf(*Task->Raw);
     Tasks.push_back(std::move(Code));
     TaskPragma.push_back(Task->Raw);
     TaskFunction.push_back(FD);
-    commentOut(Task, Target);
+    AC.commentOut(Task, Target);
   }
 
   /// A call through a pointer to a task function is an ordinary call: it
@@ -2150,13 +1955,13 @@ private:
         FD = Template->getTemplatedDecl();
       auto It = DeclTasks.find(FD->getCanonicalDecl());
       if (It == DeclTasks.end()) continue;
-      warning(
-          fileLoc(Ref->getLocation()),
+      AC.warning(
+          AC.fileLoc(Ref->getLocation()),
           "the address of task function '%0' is taken here: a call through this pointer is an ordinary call, "
           "not a task; it runs at once, unordered with the tasks in flight that use its data; call '%0' by "
           "its name where it must be a task, or wait for its data before calling through the pointer",
           Tasks[It->second].Label);
-      note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Tasks[It->second].Label);
+      AC.note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Tasks[It->second].Label);
     }
   }
 
@@ -2192,36 +1997,26 @@ private:
         int Want = paramUse(Own, I), Have = paramUse(Here, I);
         if (Have >= Want) continue;
         std::string Arg =
-            sourceText(clang::CharSourceRange::getTokenRange(Call->getArg(I)->getSourceRange()));
+            AC.sourceText(clang::CharSourceRange::getTokenRange(Call->getArg(I)->getSourceRange()));
         if (Have == 0)
-          error(TaskPragma[Index]->NameLoc,
-                "this task directive replaces the directive of '%0' for this call but does not name argument "
-                "%1 ('%2'), which the function's directive names (parameter '%3'): the task would get no "
-                "dependency on that data; name it here too, or remove this directive",
-                Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
+          AC.error(
+              TaskPragma[Index]->NameLoc,
+              "this task directive replaces the directive of '%0' for this call but does not name argument "
+              "%1 ('%2'), which the function's directive names (parameter '%3'): the task would get no "
+              "dependency on that data; name it here too, or remove this directive",
+              Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
         else
-          error(
+          AC.error(
               TaskPragma[Index]->NameLoc,
               "this task directive replaces the directive of '%0' for this call and names argument %1 ('%2') "
               "as input only, where the function's directive writes it (parameter '%3'): the task's writes "
               "would not be ordered with other tasks; name it in inout(...) or output(...) here too, or "
               "remove this directive",
               Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
-        note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Own.Label);
+        AC.note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Own.Label);
         break;
       }
     }
-  }
-
-  /// `#line` of a directive's line, without the newline (TaskModel.h).
-  std::string pinOf(const RawDirective &R) const {
-    std::string Line = genLineDirective(lineOf(R.Begin), fileName(R.Begin));
-    return Line.substr(0, Line.size() - 1);
-  }
-
-  void commentOut(const ParsedDirective *A, const ParsedDirective *B) {
-    replaceDirective(*A->Raw, "");
-    if (B && B->Raw != A->Raw) replaceDirective(*B->Raw, "");
   }
 
   /// An expression with the parameters of FD named by position, without
@@ -2322,60 +2117,36 @@ private:
     if (!OnlyHere && !OnlyThere) return true;
     std::string Name = FD->getNameAsString();
     if (OnlyHere && OnlyThere) {
-      error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
-            "the task directives on two declarations of '%0' differ: this one says '%1' where the other "
-            "says '%2'; write the same clauses on both, or annotate one declaration only",
-            Name, OnlyHere->Shown, OnlyThere->Shown);
-      note(OnlyThere->Raw->locationOf(OnlyThere->Offset), "the other declaration's directive says '%0' here",
-           OnlyThere->Shown);
+      AC.error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
+               "the task directives on two declarations of '%0' differ: this one says '%1' where the other "
+               "says '%2'; write the same clauses on both, or annotate one declaration only",
+               Name, OnlyHere->Shown, OnlyThere->Shown);
+      AC.note(OnlyThere->Raw->locationOf(OnlyThere->Offset),
+              "the other declaration's directive says '%0' here", OnlyThere->Shown);
     } else if (OnlyHere) {
-      error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
-            "the task directives on two declarations of '%0' differ: this one says '%1', the other does "
-            "not; write the same clauses on both, or annotate one declaration only",
-            Name, OnlyHere->Shown);
-      note(First.Raw->NameLoc, "the other declaration's directive is here");
+      AC.error(OnlyHere->Raw->locationOf(OnlyHere->Offset),
+               "the task directives on two declarations of '%0' differ: this one says '%1', the other does "
+               "not; write the same clauses on both, or annotate one declaration only",
+               Name, OnlyHere->Shown);
+      AC.note(First.Raw->NameLoc, "the other declaration's directive is here");
     } else {
-      error(Here.Raw->NameLoc,
-            "the task directives on two declarations of '%0' differ: this one does not say '%1', the "
-            "other does; write the same clauses on both, or annotate one declaration only",
-            Name, OnlyThere->Shown);
-      note(OnlyThere->Raw->locationOf(OnlyThere->Offset), "the other declaration's directive says '%0' here",
-           OnlyThere->Shown);
+      AC.error(Here.Raw->NameLoc,
+               "the task directives on two declarations of '%0' differ: this one does not say '%1', the "
+               "other does; write the same clauses on both, or annotate one declaration only",
+               Name, OnlyThere->Shown);
+      AC.note(OnlyThere->Raw->locationOf(OnlyThere->Offset),
+              "the other declaration's directive says '%0' here", OnlyThere->Shown);
     }
     return false;
   }
 
-  /// Replaces a `#pragma css` directive of the main file with `Code` and a
-  /// comment holding the directive.
-  /// Directives of the main file, and synchronisation in the program's
-  /// headers (`Headers`: a header with task code is written into the
-  /// output; a task directive there is left to the compiler, which ignores
-  /// it).
-  bool replaceDirective(const RawDirective &R, const std::string &Code, bool Headers = false) {
-    auto Rewritable = [&](SourceLocation L) { return Headers ? translatable(L) : inMainFile(L); };
-    if (R.FromOperator) {
-      // `_Pragma("css ...")`, or a macro whose whole expansion it is.
-      SourceLocation Begin = fileLoc(R.Begin);
-      if (!R.Replaceable || !Rewritable(Begin) || !R.End.isFileID()) return false;
-      Plan.Replacements.push_back({clang::CharSourceRange::getCharRange(Begin, R.End),
-                                   (Code.empty() ? "" : Code + " ") + genComment("#pragma css " + R.Text)});
-      return true;
-    }
-    if (!Rewritable(R.Begin) || !R.End.isFileID()) return false;
-    clang::CharSourceRange Range = clang::CharSourceRange::getCharRange(R.Begin, R.End);
-    std::string Text = sourceText(Range);
-    if (Text.empty() || Text[0] != '#') return false;
-    Plan.Replacements.push_back({Range, (Code.empty() ? "" : Code + " ") + genComment(Text)});
-    return true;
-  }
-
   const clang::FunctionDecl *functionAround(SourceLocation L) const {
-    L = fileLoc(L);
+    L = AC.fileLoc(L);
     const clang::FunctionDecl *Best = nullptr;
     for (const clang::FunctionDecl *FD : Facts.Definitions) {
       const clang::Stmt *Body = FD->getBody();
       if (!Body) continue;
-      SourceLocation B = fileLoc(Body->getBeginLoc()), E = fileLoc(Body->getEndLoc());
+      SourceLocation B = AC.fileLoc(Body->getBeginLoc()), E = AC.fileLoc(Body->getEndLoc());
       if (SM.getFileID(B) != SM.getFileID(L)) continue;
       if (SM.getFileOffset(B) < SM.getFileOffset(L) && SM.getFileOffset(L) < SM.getFileOffset(E)) Best = FD;
     }
@@ -2384,9 +2155,9 @@ private:
 
   void handleSync(const ParsedDirective &P) {
     const RawDirective &R = *P.Raw;
-    if (!translatable(fileLoc(R.Begin))) {
-      if (functionAround(R.Begin) || SM.isInSystemHeader(fileLoc(R.Begin)))
-        error(
+    if (!AC.translatable(AC.fileLoc(R.Begin))) {
+      if (functionAround(R.Begin) || SM.isInSystemHeader(AC.fileLoc(R.Begin)))
+        AC.error(
             R.NameLoc,
             "'#pragma css %0' in a system header cannot be translated: the translator rewrites the main file "
             "and the program's own headers; include this header with -I or \"...\" instead of -isystem",
@@ -2395,9 +2166,9 @@ private:
     }
     const clang::FunctionDecl *FD = functionAround(R.Begin);
     if (!FD) {
-      error(R.NameLoc,
-            "'#pragma css %0' must be inside a function body: it stands where a statement may stand",
-            directiveName(P.D.Kind));
+      AC.error(R.NameLoc,
+               "'#pragma css %0' must be inside a function body: it stands where a statement may stand",
+               directiveName(P.D.Kind));
       return;
     }
     std::string Code;
@@ -2415,7 +2186,7 @@ private:
       NameScope Scope;
       Scope.Raw = &R;
       Scope.Enclosing = FD;
-      Scope.AtOffset = SM.getFileOffset(fileLoc(R.Begin));
+      Scope.AtOffset = SM.getFileOffset(AC.fileLoc(R.Begin));
       std::vector<RegionCode> Regions;
       bool Ok = true;
       for (const Item &It : P.D.Wait.Items) {
@@ -2439,16 +2210,16 @@ private:
     default:
       return;
     }
-    if (!replaceDirective(R, Code, /*Headers=*/true)) {
+    if (!AC.replaceDirective(R, Code, /*Headers=*/true)) {
       if (R.FromOperator && !R.Replaceable)
-        error(R.NameLoc,
-              "'#pragma css %0' made by macro '%1' together with other code cannot be rewritten: make the "
-              "macro expand to the _Pragma alone, or write '#pragma css %0' on a line of its own",
-              directiveName(P.D.Kind), macroNameAt(R.Begin));
+        AC.error(R.NameLoc,
+                 "'#pragma css %0' made by macro '%1' together with other code cannot be rewritten: make the "
+                 "macro expand to the _Pragma alone, or write '#pragma css %0' on a line of its own",
+                 directiveName(P.D.Kind), AC.macroNameAt(R.Begin));
       else
-        error(R.NameLoc,
-              "'#pragma css %0' here cannot be rewritten; write it as a #pragma line of the source file",
-              directiveName(P.D.Kind));
+        AC.error(R.NameLoc,
+                 "'#pragma css %0' here cannot be rewritten; write it as a #pragma line of the source file",
+                 directiveName(P.D.Kind));
       return;
     }
     Plan.UsesRuntime = true;
@@ -2473,7 +2244,7 @@ private:
   std::string prototypeBefore(const clang::FunctionDecl *FD, SourceLocation Loc,
                               const clang::Decl *Top) const {
     const clang::FunctionDecl *First = FD->getFirstDecl();
-    SourceLocation FirstLoc = fileLoc(First->getBeginLoc());
+    SourceLocation FirstLoc = AC.fileLoc(First->getBeginLoc());
     if (SM.getFileID(FirstLoc) != SM.getFileID(Loc) || SM.getFileOffset(FirstLoc) < SM.getFileOffset(Loc))
       return "";
     if (FD->getDescribedFunctionTemplate() || FD->getPrimaryTemplate() || llvm::isa<clang::CXXMethodDecl>(FD))
@@ -2484,9 +2255,9 @@ private:
     std::string S;
     if (FD->getStorageClass() == clang::SC_Static) S += "static ";
     if (FD->isInlineSpecified()) S += "inline ";
-    S += genType(FD->getReturnType()) + " " + FD->getNameAsString() + "(";
+    S += AC.genType(FD->getReturnType()) + " " + FD->getNameAsString() + "(";
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
-      S += (I ? ", " : "") + genType(FD->getParamDecl(I)->getType());
+      S += (I ? ", " : "") + AC.genType(FD->getParamDecl(I)->getType());
     if (FD->isVariadic()) S += FD->getNumParams() ? ", ..." : "...";
     if (!FD->getNumParams() && !FD->isVariadic() && FD->hasPrototype() && !Ctx.getLangOpts().CPlusPlus)
       S += "void";
@@ -2501,23 +2272,23 @@ private:
     if (const clang::CXXRecordDecl *Class = supportClass(Site, TaskIndex)) {
       // At the end of the class: static members, public for the calls
       // after the class.
-      SourceLocation Loc = fileLoc(Class->getBraceRange().getEnd());
-      Code.Scope = scopeOf(Class);
+      SourceLocation Loc = AC.fileLoc(Class->getBraceRange().getEnd());
+      Code.Scope = AC.scopeOf(Class);
       Text += "\npublic:\n";
-      Text += genLineDirective(lineOf(Pragma->Begin), fileName(Pragma->Begin));
-      Text += genTaskSupport(Code, SubmitHelper, Opts);
-      Text += genLineDirective(lineOf(Loc), fileName(Loc));
+      Text += genLineDirective(AC.lineOf(Pragma->Begin), AC.fileName(Pragma->Begin));
+      Text += genTaskSupport(Code, SubmitHelper, AC.Opts);
+      Text += genLineDirective(AC.lineOf(Loc), AC.fileName(Loc));
       Plan.Insertions.push_back({Loc, Text});
       return;
     }
     const clang::Decl *Top = Site.TopDecl ? Site.TopDecl : Site.Enclosing;
-    SourceLocation Loc = fileLoc(Top->getBeginLoc());
-    Code.Scope = scopeOf(Top->getDeclContext());
+    SourceLocation Loc = AC.fileLoc(Top->getBeginLoc());
+    Code.Scope = AC.scopeOf(Top->getDeclContext());
     if (SM.getPresumedColumnNumber(Loc) != 1) Text += "\n";
-    Text += genLineDirective(lineOf(Pragma->Begin), fileName(Pragma->Begin));
+    Text += genLineDirective(AC.lineOf(Pragma->Begin), AC.fileName(Pragma->Begin));
     if (TaskFunction[TaskIndex]) Text += prototypeBefore(TaskFunction[TaskIndex], Loc, Top);
-    Text += genTaskSupport(Code, SubmitHelper, Opts);
-    Text += genLineDirective(lineOf(Loc), fileName(Loc));
+    Text += genTaskSupport(Code, SubmitHelper, AC.Opts);
+    Text += genLineDirective(AC.lineOf(Loc), AC.fileName(Loc));
     Plan.Insertions.push_back({Loc, Text});
   }
 
@@ -2527,12 +2298,13 @@ private:
   bool checkCallPlace(const CallSite &Site, size_t TaskIndex) {
     const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
     if (!M) return true;
-    SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
+    SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());
     if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts());
         ME && !ME->isImplicitAccess()) {
-      error(Loc,
-            "call static member task function '%0' by its class's name, as '%0(...)', not through an object",
-            Tasks[TaskIndex].Label);
+      AC.error(
+          Loc,
+          "call static member task function '%0' by its class's name, as '%0(...)', not through an object",
+          Tasks[TaskIndex].Label);
       return false;
     }
     const clang::CXXRecordDecl *Outermost = M->getParent();
@@ -2540,7 +2312,7 @@ private:
       Outermost = Around;
     if (const auto *Template = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(Site.TopDecl);
         Template && Template->getTemplatedDecl() == Outermost) {
-      error(
+      AC.error(
           Loc,
           "a call of static member task function '%0' inside the definition of class template '%1' cannot be "
           "translated; call it from a function outside the class template",
@@ -2548,17 +2320,6 @@ private:
       return false;
     }
     return true;
-  }
-
-  /// The outermost macro whose expansion `Loc` is in.
-  std::string macroNameAt(SourceLocation Loc) const {
-    std::string Name;
-    while (Loc.isMacroID()) {
-      llvm::StringRef N = clang::Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
-      if (!N.empty()) Name = N.str();
-      Loc = SM.getImmediateMacroCallerLoc(Loc);
-    }
-    return Name;
   }
 
   /// The file range of a call's callee when the name is written through
@@ -2588,20 +2349,21 @@ private:
                        (Call->getCallee()->getBeginLoc().isMacroID() && !calleeNameRange(Call));
     if (CallInMacro) {
       std::string Macro =
-          macroNameAt(Call->getRParenLoc().isMacroID() ? Call->getRParenLoc() : Call->getBeginLoc());
-      error(fileLoc(Call->getBeginLoc()),
-            "the call of task function '%0' is made by macro '%1', which the translator cannot rewrite: call "
-            "'%0' directly, or let the macro name the function only (an object-like macro such as "
-            "'#define %1 %0')",
-            Function, Macro);
+          AC.macroNameAt(Call->getRParenLoc().isMacroID() ? Call->getRParenLoc() : Call->getBeginLoc());
+      AC.error(
+          AC.fileLoc(Call->getBeginLoc()),
+          "the call of task function '%0' is made by macro '%1', which the translator cannot rewrite: call "
+          "'%0' directly, or let the macro name the function only (an object-like macro such as "
+          "'#define %1 %0')",
+          Function, Macro);
       return false;
     }
     for (const clang::Expr *Arg : Call->arguments())
       if (llvm::isa<clang::CXXDefaultArgExpr>(Arg)) {
-        error(fileLoc(Call->getBeginLoc()),
-              "write every argument of task function '%0' at the call (default "
-              "arguments are not supported)",
-              Function);
+        AC.error(AC.fileLoc(Call->getBeginLoc()),
+                 "write every argument of task function '%0' at the call (default "
+                 "arguments are not supported)",
+                 Function);
         return false;
       }
     return true;
@@ -2636,10 +2398,10 @@ private:
     if (Meanings.size() == 1) return *Meanings.begin();
     for (const std::optional<size_t> &Task : Meanings)
       if (Task) {
-        error(fileLoc(Call->getBeginLoc()),
-              "this call in a template may call task function '%0' or another function of that name, "
-              "depending on the template's arguments; give the task function a name of its own",
-              Tasks[*Task].Label);
+        AC.error(AC.fileLoc(Call->getBeginLoc()),
+                 "this call in a template may call task function '%0' or another function of that name, "
+                 "depending on the template's arguments; give the task function a name of its own",
+                 Tasks[*Task].Label);
         break;
       }
     return std::nullopt;
@@ -2653,10 +2415,10 @@ private:
         const TaskCode &Code = Tasks[It->second];
         std::vector<std::string> Args;
         for (const clang::Expr *Arg : Site.Call->arguments())
-          Args.push_back(sourceText(clang::CharSourceRange::getTokenRange(Arg->getSourceRange())));
-        SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
-        std::string Text = genCallSiteSubmit(Code, Args, fileName(Loc), lineOf(Loc), Opts);
-        Text += "\n" + genLineDirective(lineOf(Site.Call->getEndLoc()), fileName(Loc));
+          Args.push_back(AC.sourceText(clang::CharSourceRange::getTokenRange(Arg->getSourceRange())));
+        SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());
+        std::string Text = genCallSiteSubmit(Code, Args, AC.fileName(Loc), AC.lineOf(Loc), AC.Opts);
+        Text += "\n" + genLineDirective(AC.lineOf(Site.Call->getEndLoc()), AC.fileName(Loc));
         Plan.Replacements.push_back(
             {clang::Lexer::makeFileCharRange(
                  clang::CharSourceRange::getTokenRange(Site.Call->getSourceRange()), SM, Ctx.getLangOpts()),
@@ -2675,13 +2437,13 @@ private:
     const TaskCode &Code = Tasks[TaskIndex];
     if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);
-    SourceLocation Loc = fileLoc(Site.Call->getBeginLoc());
+    SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());
     // The qualified name only: explicit template arguments (`f<double>`)
     // stay, and name the helper's.
-    Plan.Replacements.push_back({*calleeNameRange(Site.Call), submitHelperName(Code, Opts)});
+    Plan.Replacements.push_back({*calleeNameRange(Site.Call), submitHelperName(Code, AC.Opts)});
     Plan.Insertions.push_back(
         {Site.Call->getRParenLoc(),
-         genSubmitHelperExtraArgs(fileName(Loc), lineOf(Loc), Site.Call->getNumArgs() > 0)});
+         genSubmitHelperExtraArgs(AC.fileName(Loc), AC.lineOf(Loc), Site.Call->getNumArgs() > 0)});
     Plan.UsesRuntime = true;
     recordLocalTaskData(Site, TaskIndex);
   }
@@ -2776,11 +2538,11 @@ private:
           }
         }
         if (Problem.isValid()) {
-          error(fileLoc(Problem),
-                "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
-                "those tasks at such points, but cannot write the wait into this macro expansion: write "
-                "'#pragma css wait on(%1)' before it",
-                F->getNameAsString(), Names);
+          AC.error(AC.fileLoc(Problem),
+                   "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
+                   "those tasks at such points, but cannot write the wait into this macro expansion: write "
+                   "'#pragma css wait on(%1)' before it",
+                   F->getNameAsString(), Names);
           continue;
         }
         Plan.UsesRuntime = true;
