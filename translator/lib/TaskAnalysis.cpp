@@ -2,6 +2,7 @@
 #include "TaskAnalysis.h"
 
 #include "AnalysisContext.h"
+#include "NameLookup.h"
 
 #include "CodeGen.h"
 #include "LocalScopes.h"
@@ -27,30 +28,6 @@ namespace gpuss {
 namespace {
 
 using clang::SourceLocation;
-
-/// What an item's name refers to.
-struct BaseInfo {
-  std::string Name;
-  clang::QualType Type;     ///< the declared type (adjusted for parameters)
-  clang::QualType Original; ///< the type as written (arrays of parameters)
-  bool IsParm = false;
-  int ParamIndex = -1;                   ///< declaration pragmas: the task function's parameter
-  const clang::ValueDecl *Var = nullptr; ///< call sites and `wait on`: the variable
-  bool IsReference = false;              ///< a `T &` parameter: Type is T, the object it refers to
-  /// `s.m`, `p->m`: the parameter or variable the path starts from, its
-  /// type, and the path (Name is the whole spelling).
-  std::string Root;
-  clang::QualType RootType;
-  std::vector<MemberStep> Members;
-};
-
-/// Where the names of a directive are looked up.
-struct NameScope {
-  const RawDirective *Raw = nullptr;
-  const clang::FunctionDecl *TaskFn = nullptr;    ///< declaration pragma: its parameters
-  const clang::FunctionDecl *Enclosing = nullptr; ///< call-site pragma / wait: the function around it
-  unsigned AtOffset = 0;                          ///< ... and the position in it (main file offset)
-};
 
 struct PendingAccess {
   const Item *It = nullptr;
@@ -132,6 +109,7 @@ private:
   const ASTFacts &Facts;
   EditPlan &Plan;
   const ConstantEvaluator &Evaluate;
+  NameResolver Names{AC};
 
   std::vector<TaskCode> Tasks;
   std::vector<const RawDirective *> TaskPragma; ///< per task: the pragma (for #line of its support code)
@@ -157,297 +135,6 @@ private:
   std::set<size_t> SupportEmitted;
   std::set<std::string> UsedIds;
 
-  // ------------------------------------------------------------ names
-  /// What a name in a clause means, and how the generated code spells it.
-  struct NameMeaning {
-    enum Kind { Unknown, Macro, Param, TemplateParam, Local, Member, Scoped } K = Unknown;
-    std::string Spelling;                   ///< "n", "this->n", "::lib::BS"
-    const clang::NamedDecl *Decl = nullptr; ///< Local, Member, Scoped
-  };
-
-  /// The class and namespace scopes a directive sees, innermost first.
-  static const clang::DeclContext *contextOf(const NameScope &S) {
-    if (S.TaskFn) return S.TaskFn->getDeclContext();
-    if (S.Enclosing) return S.Enclosing->getDeclContext();
-    return nullptr;
-  }
-
-  /// `Name` declared in class RD or one of its bases.
-  static const clang::NamedDecl *lookupInClass(const clang::CXXRecordDecl *RD, const std::string &Name,
-                                               clang::ASTContext &Ctx) {
-    if (!RD || !RD->hasDefinition()) return nullptr;
-    RD = RD->getDefinition();
-    clang::DeclarationName DN(&Ctx.Idents.get(Name));
-    for (const clang::NamedDecl *D : RD->lookup(DN))
-      if (llvm::isa<clang::ValueDecl, clang::TypeDecl>(D)) return D;
-    for (const clang::CXXBaseSpecifier &Base : RD->bases())
-      if (const clang::CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl())
-        if (const clang::NamedDecl *D = lookupInClass(B, Name, Ctx)) return D;
-    return nullptr;
-  }
-
-  /// A name of a clause: a macro, a parameter, a local variable, a member of
-  /// the classes around (a data member through `this` in a member function),
-  /// or a declaration of the namespaces around, which the generated code
-  /// (placed elsewhere) names fully qualified in C++.
-  NameMeaning resolveName(const NameScope &S, const std::string &Name) const {
-    NameMeaning M;
-    M.Spelling = Name;
-    if (S.Raw && S.Raw->MacrosDefined.count(Name)) {
-      M.K = NameMeaning::Macro;
-      return M;
-    }
-    if (S.TaskFn)
-      for (const clang::ParmVarDecl *P : S.TaskFn->parameters())
-        if (P->getName() == Name) {
-          M.K = NameMeaning::Param;
-          M.Decl = P;
-          return M;
-        }
-    // Template parameters are in scope where the generated code uses the
-    // name: in the template's own helpers, or inline in the caller's body.
-    for (const clang::FunctionDecl *FD : {S.TaskFn, S.Enclosing})
-      if (const clang::FunctionTemplateDecl *Template = FD ? FD->getDescribedFunctionTemplate() : nullptr)
-        for (const clang::NamedDecl *P : *Template->getTemplateParameters())
-          if (P->getName() == Name) {
-            M.K = NameMeaning::TemplateParam;
-            return M;
-          }
-    if (S.Enclosing)
-      if (const clang::ValueDecl *V = lookupLocal(S, Name)) {
-        M.K = NameMeaning::Local;
-        M.Decl = V;
-        return M;
-      }
-    if (!Ctx.getLangOpts().CPlusPlus) {
-      if (Facts.FileScopeNames.count(Name)) M.K = NameMeaning::Scoped;
-      return M;
-    }
-    clang::DeclarationName DN(&Ctx.Idents.get(Name));
-    const auto *Method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(S.Enclosing);
-    for (const clang::DeclContext *DC = contextOf(S); DC; DC = DC->getParent()) {
-      if (const auto *RD = llvm::dyn_cast<clang::CXXRecordDecl>(DC)) {
-        const clang::NamedDecl *D = lookupInClass(RD, Name, Ctx);
-        if (!D) continue;
-        M.Decl = D;
-        if (llvm::isa<clang::FieldDecl, clang::IndirectFieldDecl>(D) ||
-            (llvm::isa<clang::CXXMethodDecl>(D) && !llvm::cast<clang::CXXMethodDecl>(D)->isStatic())) {
-          // A non-static member: through `this`, in a member function.
-          if (Method && !Method->isStatic() &&
-              Method->getParent()->getCanonicalDecl() == RD->getCanonicalDecl()) {
-            M.K = NameMeaning::Member;
-            M.Spelling = "this->" + Name;
-          }
-          return M; // Unknown elsewhere: no object to take it from
-        }
-        M.K = NameMeaning::Scoped;
-        M.Spelling = AC.scopeOf(RD) + Name;
-        return M;
-      }
-      if (!DC->isFileContext()) continue;
-      for (const clang::NamedDecl *D : DC->lookup(DN)) {
-        M.K = NameMeaning::Scoped;
-        M.Decl = D;
-        M.Spelling = AC.scopeOf(D->getDeclContext()) + Name;
-        return M;
-      }
-    }
-    if (Facts.FileScopeNames.count(Name)) M.K = NameMeaning::Scoped; // e.g. through `using namespace`
-    return M;
-  }
-
-  bool isKnown(const NameScope &S, const std::string &Name) const {
-    return resolveName(S, Name).K != NameMeaning::Unknown;
-  }
-
-  /// `E` as the generated code spells it: names of the namespaces and
-  /// classes around qualified (`::lib::BS`), data members through `this`.
-  std::string qualified(const NameScope &S, const ExprText &E) const {
-    std::string Out;
-    size_t At = 0;
-    for (const ExprName &N : E.Names) {
-      size_t Pos = N.Offset - E.Offset;
-      if (Pos < At || Pos + N.Name.size() > E.Text.size()) continue;
-      Out += E.Text.substr(At, Pos - At);
-      Out += resolveName(S, N.Name).Spelling;
-      At = Pos + N.Name.size();
-    }
-    return Out + E.Text.substr(std::min(At, E.Text.size()));
-  }
-
-  /// A copy of `It` whose expressions are spelt for the generated code.
-  Item qualifiedItem(const NameScope &S, const Item &It) const {
-    Item Q = It;
-    for (ExprText &E : Q.Shape)
-      E.Text = qualified(S, E);
-    for (std::vector<Dimension> *Dims : {&Q.Dims, &Q.Regions})
-      for (Dimension &D : *Dims) {
-        D.First.Text = qualified(S, D.First);
-        D.Second.Text = qualified(S, D.Second);
-      }
-    return Q;
-  }
-
-  const clang::ValueDecl *lookupLocal(const NameScope &S, const std::string &Name) const {
-    const clang::ValueDecl *Found = nullptr;
-    auto It = Facts.Locals.find(S.Enclosing);
-    if (It != Facts.Locals.end())
-      for (const clang::VarDecl *V : It->second)
-        if (V->getName() == Name && SM.getFileOffset(AC.fileLoc(V->getLocation())) < S.AtOffset) Found = V;
-    if (Found) return Found;
-    for (const clang::ParmVarDecl *P : S.Enclosing->parameters())
-      if (P->getName() == Name) return P;
-    return nullptr;
-  }
-
-  std::optional<BaseInfo> lookupBase(const NameScope &S, const std::string &Name) const {
-    BaseInfo B;
-    B.Name = Name;
-    if (S.TaskFn) {
-      for (unsigned I = 0; I < S.TaskFn->getNumParams(); ++I) {
-        const clang::ParmVarDecl *P = S.TaskFn->getParamDecl(I);
-        if (P->getName() == Name) {
-          B.Type = P->getType();
-          B.Original = P->getOriginalType();
-          B.IsParm = true;
-          B.ParamIndex = static_cast<int>(I);
-          if (B.Type->isReferenceType()) {
-            // `T &x` named in a clause: the object it refers to.
-            B.Type = B.Type.getNonReferenceType();
-            B.Original = B.Type;
-            B.IsReference = true;
-          }
-          return B;
-        }
-      }
-      return std::nullopt;
-    }
-    NameMeaning M = resolveName(S, Name);
-    const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(M.Decl);
-    if (!V && M.K == NameMeaning::Scoped) {
-      auto It = Facts.FileScopeVars.find(Name);
-      if (It != Facts.FileScopeVars.end()) V = It->second;
-    }
-    if (!V || llvm::isa<clang::FunctionDecl, clang::EnumConstantDecl>(V) ||
-        (M.K != NameMeaning::Local && M.K != NameMeaning::Member && M.K != NameMeaning::Scoped))
-      return std::nullopt;
-    B.Name = M.Spelling;
-    B.Var = V;
-    B.Type = V->getType().getNonReferenceType();
-    B.Original = B.Type;
-    if (const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(V)) {
-      B.IsParm = true;
-      B.Original = P->getOriginalType();
-    }
-    return B;
-  }
-
-  /// Why a name is unknown, and where names come from.
-  static std::string whereNamesCome(const NameScope &S) {
-    if (S.TaskFn)
-      return "; a clause may use the parameters of '" + S.TaskFn->getNameAsString() +
-             "' and the macros, enumerators and globals declared before the pragma";
-    return "; a clause here may use the variables in scope at the pragma, macros, enumerators and globals";
-  }
-
-  bool checkExprNames(const NameScope &S, const ExprText &E) {
-    bool Ok = true;
-    for (const ExprName &N : E.Names)
-      if (!isKnown(S, N.Name)) {
-        if (E.Text == N.Name)
-          AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
-        else
-          AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
-                   whereNamesCome(S));
-        Ok = false;
-      }
-    return Ok;
-  }
-
-  bool checkItemNames(const NameScope &S, const Item &It) {
-    bool Ok = true;
-    for (const ExprText &E : It.Shape)
-      Ok &= checkExprNames(S, E);
-    for (const std::vector<Dimension> *Dims : {&It.Dims, &It.Regions})
-      for (const Dimension &D : *Dims) {
-        Ok &= checkExprNames(S, D.First);
-        Ok &= checkExprNames(S, D.Second);
-      }
-    return Ok;
-  }
-
-  /// `s.m.n`, `p->m`: the member a path names, from a struct passed by value
-  /// or a pointer (or reference) to one; only the first step may go through
-  /// a pointer.
-  bool resolveMembers(const NameScope &S, const Item &It, BaseInfo &B) {
-    B.Root = B.Name;
-    B.RootType = B.Type;
-    B.Members = It.Members;
-    clang::QualType T = B.Type;
-    std::string Path = It.Name;
-    for (size_t I = 0; I < It.Members.size(); ++I) {
-      const MemberStep &M = It.Members[I];
-      SourceLocation Loc = S.Raw->locationOf(M.Offset);
-      clang::QualType Record = T;
-      if (M.Arrow) {
-        if (!T->isPointerType()) {
-          AC.error(Loc, "'->%0' on '%1', which is not a pointer (type '%2'); write '%1.%0'", M.Name, Path,
-                   AC.printType(T));
-          return false;
-        }
-        if (I > 0) {
-          AC.error(Loc,
-                   "'%0' reaches its data through a second pointer ('->%1'): a task's data must be reachable "
-                   "from a parameter through one pointer member at most; pass '%2' as a parameter of its own",
-                   It.baseText(), M.Name, Path);
-          return false;
-        }
-        Record = T->getPointeeType();
-      } else if (T->isPointerType()) {
-        AC.error(Loc, "'.%0' on '%1', which is a pointer (type '%2'); write '%1->%0'", M.Name, Path,
-                 AC.printType(T));
-        return false;
-      }
-      const clang::RecordDecl *RD = Record->getAsRecordDecl();
-      RD = RD ? RD->getDefinition() : nullptr;
-      if (!RD) {
-        AC.error(Loc, "'%0' is not a struct (type '%1'), so it has no member '%2'",
-                 Path + (M.Arrow ? "[0]" : ""), AC.printType(Record), M.Name);
-        return false;
-      }
-      const clang::FieldDecl *Field = nullptr;
-      for (const clang::FieldDecl *F : RD->fields())
-        if (F->getName() == M.Name) Field = F;
-      if (!Field) {
-        AC.error(Loc, "no member '%0' in '%1'", M.Name, AC.printType(Record));
-        return false;
-      }
-      T = Field->getType();
-      Path += (M.Arrow ? "->" : ".") + M.Name;
-      B.Name += (M.Arrow ? "->" : ".") + M.Name;
-    }
-    B.Type = T;
-    B.Original = T;
-    B.IsParm = false;
-    B.IsReference = false;
-    return true;
-  }
-
-  std::optional<BaseInfo> resolveBase(const NameScope &S, const Item &It) {
-    std::optional<BaseInfo> B = lookupBase(S, It.Name);
-    if (B && !It.Members.empty() && !resolveMembers(S, It, *B)) return std::nullopt;
-    if (B) return B;
-    SourceLocation Loc = S.Raw->locationOf(It.Offset);
-    if (S.TaskFn && isKnown(S, It.Name))
-      AC.error(Loc,
-               "'%0' is not a parameter of '%1': a clause names the data the task reaches through its "
-               "parameters; pass '%0' (or a pointer to it) as a parameter",
-               It.Name, S.TaskFn->getNameAsString());
-    else
-      AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
-    return std::nullopt;
-  }
-
   // ------------------------------------------------------------ constant sizes
   /// A size or bound of an item that Clang evaluates when it is a constant
   /// (ConstantProbe.h), and what it must be.
@@ -471,7 +158,7 @@ private:
   bool mayBeConstant(const NameScope &S, const ExprText &E) const {
     if (E.Text.empty()) return false;
     for (const ExprName &N : E.Names) {
-      NameMeaning M = resolveName(S, N.Name);
+      NameMeaning M = Names.resolveName(S, N.Name);
       if (M.K != NameMeaning::Macro && M.K != NameMeaning::Scoped) return false;
     }
     return true;
@@ -638,7 +325,7 @@ private:
   /// the generated code (names of namespaces and classes qualified).
   std::optional<RegionCode> buildRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
     probeSizes(S, Written, B);
-    Item It = qualifiedItem(S, Written);
+    Item It = Names.qualifiedItem(S, Written);
     if (It.Deref) return buildDerefRegion(S, It, B);
     if (It.isClassic()) return buildClassicRegion(S, It, B);
     return buildShapedRegion(S, It, B);
@@ -673,7 +360,7 @@ private:
   /// (OmpSs) a section of it. Waiting on the pointers themselves is
   /// `wait on(C)`.
   std::optional<RegionCode> buildIndirectRegion(const NameScope &S, const Item &Written, const BaseInfo &B) {
-    Item It = qualifiedItem(S, Written);
+    Item It = Names.qualifiedItem(S, Written);
     size_t Depth = *pointerElementDepth(B, It);
     std::string E = B.Name;
     clang::QualType T = B.Type;
@@ -1247,7 +934,7 @@ private:
           !P.Base.Type->isPointerType() || Ctx.getAsArrayType(P.Base.Type->getPointeeType()) ||
           !Shifted.match(It.Dims[0].First.Text, &M))
         return "";
-      NameMeaning N = resolveName(S, M[1].str());
+      NameMeaning N = Names.resolveName(S, M[1].str());
       const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
       if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V || !isScalar(V->getType()))
         return "";
@@ -1295,8 +982,8 @@ private:
     if (Target && Target->Raw != Task->Raw) Code.Clauses += " / #pragma css " + Target->Raw->Text;
     Code.Clauses = sanitizeComment(Code.Clauses);
     if (Task->D.Task.HasPriority) {
-      if (!checkExprNames(Scope, Task->D.Task.Priority)) return false;
-      Code.Priority = qualified(Scope, Task->D.Task.Priority);
+      if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return false;
+      Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
     }
 
     // By-value arguments at a call site: the variables passed as scalars.
@@ -1321,12 +1008,12 @@ private:
     bool Ok = true;
     auto addItem = [&](const NameScope &ItemScope, const Item &It, const char *Direction,
                        const char *ClauseText, unsigned CopyBits, bool FromCopy) {
-      std::optional<BaseInfo> B = resolveBase(ItemScope, It);
+      std::optional<BaseInfo> B = Names.resolveBase(ItemScope, It);
       if (!B) {
         Ok = false;
         return;
       }
-      if (!checkItemNames(ItemScope, It)) {
+      if (!Names.checkItemNames(ItemScope, It)) {
         Ok = false;
         return;
       }
@@ -1702,8 +1389,8 @@ private:
     Code.HighPriority = Task->D.Task.HighPriority;
     Code.Clauses = sanitizeComment("#pragma css " + Task->Raw->Text);
     if (Task->D.Task.HasPriority) {
-      if (!checkExprNames(Scope, Task->D.Task.Priority)) return;
-      Code.Priority = qualified(Scope, Task->D.Task.Priority);
+      if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return;
+      Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
     }
     std::vector<PendingAccess> Pending;
     if (!buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
@@ -2190,8 +1877,8 @@ private:
       std::vector<RegionCode> Regions;
       bool Ok = true;
       for (const Item &It : P.D.Wait.Items) {
-        std::optional<BaseInfo> B = resolveBase(Scope, It);
-        if (!B || !checkItemNames(Scope, It)) {
+        std::optional<BaseInfo> B = Names.resolveBase(Scope, It);
+        if (!B || !Names.checkItemNames(Scope, It)) {
           Ok = false;
           continue;
         }
