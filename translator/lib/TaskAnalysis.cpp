@@ -5,6 +5,9 @@
 #include "NameLookup.h"
 #include "RegionBuilder.h"
 #include "SizeChecks.h"
+#include "TaskBuilder.h"
+#include "TaskRegistry.h"
+#include "Templates.h"
 
 #include "CodeGen.h"
 #include "LocalScopes.h"
@@ -30,16 +33,6 @@ namespace gpuss {
 namespace {
 
 using clang::SourceLocation;
-
-struct PendingAccess {
-  const Item *It = nullptr;
-  const RawDirective *Raw = nullptr; ///< the directive the item is written in
-  BaseInfo Base;
-  std::string Direction;
-  unsigned CopyBits = 0;
-};
-
-enum : unsigned { CopyInBit = 1, CopyOutBit = 2 };
 
 class Analyzer {
 public:
@@ -115,10 +108,9 @@ private:
   SizeChecker Sizes{AC, Names, Evaluate};
   RegionBuilder Regions{AC, Names, Sizes};
 
-  std::vector<TaskCode> Tasks;
-  std::vector<const RawDirective *> TaskPragma; ///< per task: the pragma (for #line of its support code)
-  std::vector<const clang::FunctionDecl *> TaskFunction;   ///< per task: the function it calls
-  std::map<const clang::FunctionDecl *, size_t> DeclTasks; ///< canonical decl -> task
+  TaskRegistry Tasks;
+  TemplateSupport Templates{AC, Tasks};
+  TaskBuilder Builder{AC, Names, Regions, Templates};
   /// What a declaration's task directives say, to compare them with the
   /// directives of another declaration of the same function.
   struct SummaryEntry {
@@ -133,565 +125,7 @@ private:
     const RawDirective *Raw = nullptr;
   };
   std::map<const clang::FunctionDecl *, DirectiveSummary> DeclTaskSummary;
-  std::map<const clang::CallExpr *, size_t> CallSiteTasks;
-  std::vector<const clang::CallExpr *> CallSiteOrder;
-  std::set<const clang::FunctionDecl *> CudaFunctions; ///< canonical decls
   std::set<size_t> SupportEmitted;
-  std::set<std::string> UsedIds;
-
-  // ------------------------------------------------------------ tasks
-  bool checkTaskFunction(const clang::FunctionDecl *FD, SourceLocation UseLoc) {
-    if (!FD->getReturnType()->isVoidType()) {
-      AC.error(UseLoc,
-               "task function '%0' returns a value (of type '%1'); task functions must return void: return "
-               "the result through a pointer parameter named in output(...)",
-               FD->getNameAsString(), AC.printType(FD->getReturnType()));
-      if (UseLoc != FD->getLocation())
-        AC.note(FD->getLocation(), "'%0' declared here", FD->getNameAsString());
-      return false;
-    }
-    if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(FD)) {
-      std::string Name = M->getParent()->getNameAsString() + "::" + M->getNameAsString();
-      if (!M->isStatic()) {
-        AC.error(UseLoc,
-                 "non-static member function '%0' cannot be a task: a task has no object to call it on; make "
-                 "it a static member function, or a free function that takes the object by pointer and names "
-                 "it in a data clause",
-                 Name);
-        return false;
-      }
-      if (M->getParent()->isDependentContext()) {
-        AC.error(UseLoc,
-                 "static member function '%0' of a class template cannot be a task; make it a free function "
-                 "template",
-                 Name);
-        return false;
-      }
-      for (const clang::DeclContext *DC = M->getDeclContext(); DC && DC->isRecord(); DC = DC->getParent()) {
-        const auto *Class = llvm::cast<clang::CXXRecordDecl>(DC);
-        if (Class->isLocalClass() || Class->getName().empty()) {
-          AC.error(UseLoc,
-                   "static member function '%0' of a local or unnamed class cannot be a task: the generated "
-                   "code cannot name it; move the class to namespace scope and give it a name",
-                   Name);
-          return false;
-        }
-      }
-      for (const clang::Decl *D = M; D && D->getDeclContext()->isRecord();
-           D = llvm::cast<clang::Decl>(D->getDeclContext()))
-        if (D->getAccess() != clang::AS_public) {
-          AC.error(UseLoc,
-                   "static member function '%0' is not public (it or a class around it is private or "
-                   "protected): the generated task code calls it from outside the class; make it public",
-                   Name);
-          return false;
-        }
-    }
-    if (FD->isVariadic()) {
-      AC.error(UseLoc, "variadic function '%0' cannot be a task: a task needs a fixed list of parameters",
-               FD->getNameAsString());
-      return false;
-    }
-    for (const clang::ParmVarDecl *P : FD->parameters()) {
-      clang::QualType T = P->getType();
-      if (P->isParameterPack()) {
-        AC.error(P->getLocation(),
-                 "parameter pack '%0' of task function '%1': a task needs a fixed list of parameters",
-                 P->getNameAsString(), FD->getNameAsString());
-        return false;
-      }
-      if (T->isReferenceType()) {
-        // `const T &x` of a trivially copyable T is captured by value; a
-        // `T &x` named in a clause is the object it refers to.
-        clang::QualType Object = T.getNonReferenceType();
-        const char *Why = nullptr;
-        if (T->isRValueReferenceType())
-          Why = "an rvalue reference: a task runs later, when the temporary it binds to is gone";
-        else if (Object->isPointerType() && !Object.isConstQualified())
-          Why = "a reference to a pointer: the task cannot change the caller's pointer";
-        else if (!Object->isDependentType() && !hasKnownSize(Object))
-          Why = "a reference to an object of unknown size";
-        if (Why) {
-          AC.error(
-              P->getLocation(),
-              "parameter '%0' of task function '%1' is %2 (type '%3'); pass a pointer and name it in a data "
-              "clause (e.g. 'inout(%0[n])'), or take the value by const reference",
-              P->getNameAsString(), FD->getNameAsString(), Why, AC.printType(T));
-          return false;
-        }
-        if (!Object.isConstQualified()) continue; // checked against the clauses
-        T = Object;
-      }
-      // A C99 variable-length array parameter (`double a[n][n]`) is a
-      // pointer whose type depends on the other parameters: the task keeps
-      // the address and the call gets it back with its type.
-      if (T->isVariablyModifiedType() && (Ctx.getLangOpts().CPlusPlus || !T->isPointerType())) {
-        AC.error(P->getLocation(),
-                 "parameter '%0' of task function '%1' has a variable-length array type ('%2'), which "
-                 "%3; declare it as a plain pointer and give its shape in the clause, e.g. 'inout([n][n]%0)'",
-                 P->getNameAsString(), FD->getNameAsString(), AC.printType(P->getOriginalType()),
-                 Ctx.getLangOpts().CPlusPlus ? "C++ does not have" : "a task cannot hold");
-        return false;
-      }
-      // A type that depends on template parameters is checked when the
-      // template is instantiated (a static_assert in the generated code).
-      bool Copyable = !Ctx.getLangOpts().CPlusPlus || T->isDependentType() || T.isTriviallyCopyableType(Ctx);
-      if (!Copyable) {
-        AC.error(P->getLocation(),
-                 "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
-                 "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
-                 "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
-                 P->getNameAsString(), FD->getNameAsString(), AC.printType(T));
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /// The template head and arguments of a task function template, for the
-  /// generated code (TaskModel.h); the trampoline names the function with
-  /// explicit arguments.
-  bool describeTemplate(const clang::FunctionTemplateDecl *Template, TaskCode &Code) {
-    std::string Head, Args;
-    std::string Function = Template->getNameAsString();
-    for (const clang::NamedDecl *P : *Template->getTemplateParameters()) {
-      std::string Name = P->getNameAsString();
-      if (P->isTemplateParameterPack()) {
-        AC.error(P->getLocation(),
-                 "template parameter pack '%0' of task function '%1': a task needs a fixed list of "
-                 "template parameters",
-                 Name, Function);
-        return false;
-      }
-      if (Name.empty()) {
-        AC.error(P->getLocation(), "unnamed template parameter of task function '%0'; give it a name",
-                 Function);
-        return false;
-      }
-      std::string Declared;
-      bool HasDefault = false;
-      if (const auto *Type = llvm::dyn_cast<clang::TemplateTypeParmDecl>(P)) {
-        Declared = "typename " + Name;
-        HasDefault = Type->hasDefaultArgument();
-      } else if (const auto *Value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(P)) {
-        Declared = AC.genType(Value->getType(), Name);
-        HasDefault = Value->hasDefaultArgument();
-      } else {
-        AC.error(P->getLocation(),
-                 "template template parameter '%0' of task function '%1' is not supported: the generated "
-                 "task code cannot forward it; take the class itself as a type parameter instead",
-                 Name, Function);
-        return false;
-      }
-      if (HasDefault) {
-        AC.error(P->getLocation(),
-                 "default argument of template parameter '%0' of task function '%1' is not supported; "
-                 "name the argument at the calls or let it be deduced",
-                 Name, Function);
-        return false;
-      }
-      Head += (Head.empty() ? "" : ", ") + Declared;
-      Args += (Args.empty() ? "" : ", ") + Name;
-    }
-    Code.TemplateHead = "template <" + Head + ">";
-    Code.TemplateArgs = "<" + Args + ">";
-    Code.Callee += Code.TemplateArgs;
-    for (const ParamCode &P : Code.Params)
-      if (P.CopyableUnknown) Code.DependentParamTypes.push_back(P.TypeName);
-    return true;
-  }
-
-  std::string uniqueId(std::string Base) {
-    std::string Id = Base;
-    for (int N = 2; !UsedIds.insert(Id).second; ++N)
-      Id = Base + "_" + std::to_string(N);
-    return Id;
-  }
-
-  std::string calleeSpelling(const clang::FunctionDecl *FD) const {
-    if (!Ctx.getLangOpts().CPlusPlus) return FD->getNameAsString();
-    return AC.scopeOf(FD->getDeclContext()) + FD->getNameAsString();
-  }
-
-  /// The name a task shows in traces and errors: label(...), or the
-  /// function's name (Class::name for a static member function).
-  static std::string taskLabel(const clang::FunctionDecl *FD, const TaskDirective &Task) {
-    if (!Task.Label.empty()) return Task.Label;
-    if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(FD))
-      return M->getParent()->getNameAsString() + "::" + M->getNameAsString();
-    return FD->getNameAsString();
-  }
-
-  /// Whether the data an item names is const: the copy-back of a task that
-  /// writes it would land in read-only memory.
-  bool isConstData(const BaseInfo &B) const {
-    clang::QualType T = B.Type;
-    if (T->isPointerType())
-      T = T->getPointeeType();
-    else if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
-      T = AT->getElementType();
-    return Ctx.getBaseElementType(T).isConstQualified();
-  }
-
-  /// The member path of a member item relative to its struct: ".data" for
-  /// `s.data` and `p->data`, ".m.r" for `p->m.r`.
-  static std::string relativePath(const BaseInfo &B) {
-    std::string Path;
-    for (const MemberStep &M : B.Members)
-      Path += "." + M.Name;
-    return Path;
-  }
-
-  /// OmpSs's `in(x[k-1]) out(x[k])` means elements k-1 and k; GPUSs's `x[n]`
-  /// is the n elements from x[0] (the StarSs meaning, kept). Where an item's
-  /// extent on a plain pointer is a variable plus or minus a number and
-  /// another item of the same pointer has that variable (or it plus or minus
-  /// a number) as extent, the writer most likely meant elements: a warning.
-  void warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
-    llvm::Regex Shifted(
-        "^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*([-+][[:space:]]*[0-9]+)?[[:space:]]*$");
-    auto variableOf = [&](const PendingAccess &P, bool &IsShifted) -> std::string {
-      const Item &It = *P.It;
-      llvm::SmallVector<llvm::StringRef, 3> M;
-      if (!It.isClassic() || It.Deref || It.Dims.size() != 1 || It.Dims[0].K != Dimension::Extent ||
-          !P.Base.Type->isPointerType() || Ctx.getAsArrayType(P.Base.Type->getPointeeType()) ||
-          !Shifted.match(It.Dims[0].First.Text, &M))
-        return "";
-      NameMeaning N = Names.resolveName(S, M[1].str());
-      const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
-      if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V || !isScalar(V->getType()))
-        return "";
-      IsShifted = M.size() > 2 && !M[2].empty();
-      return M[1].str();
-    };
-    for (const PendingAccess &P : Pending) {
-      bool Shifted1 = false;
-      std::string Var = variableOf(P, Shifted1);
-      if (Var.empty() || !Shifted1) continue;
-      for (const PendingAccess &Q : Pending) {
-        bool Shifted2 = false;
-        if (&Q == &P || Q.It->baseText() != P.It->baseText() || variableOf(Q, Shifted2) != Var) continue;
-        const Dimension &D = P.It->Dims[0];
-        AC.warning(
-            P.Raw->locationOf(D.Offset),
-            "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
-            "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
-            "elements write '%2[%1;1]' and '%4[%5;1]'",
-            P.It->Text, D.First.Text, P.It->baseText(), Q.It->Text, Q.It->baseText(),
-            Q.It->Dims[0].First.Text);
-        break;
-      }
-    }
-  }
-
-  /// Builds the model of a task. `FD` names the parameters (declaration
-  /// pragma) or is the callee (call-site pragma, `Call` set).
-  bool buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task, const ParsedDirective *Target,
-                 const NameScope &Scope, const clang::CallExpr *Call, TaskCode &Code) {
-    Code.Label = taskLabel(FD, Task->D.Task);
-    Code.Callee = calleeSpelling(FD);
-    // A call-site task of a template's specialization: name it with its
-    // arguments, which the trampoline's arguments may not deduce.
-    if (const clang::TemplateArgumentList *TemplateArgs =
-            Call ? FD->getTemplateSpecializationArgs() : nullptr) {
-      std::string Printed;
-      llvm::raw_string_ostream OS(Printed);
-      clang::printTemplateArgumentList(OS, TemplateArgs->asArray(), Ctx.getPrintingPolicy());
-      Code.Callee += OS.str();
-    }
-    Code.Cuda = Target && Target->D.Target.Device == DeviceKind::Cuda;
-    Code.HighPriority = Task->D.Task.HighPriority;
-    Code.Clauses = "#pragma css " + Task->Raw->Text;
-    if (Target && Target->Raw != Task->Raw) Code.Clauses += " / #pragma css " + Target->Raw->Text;
-    Code.Clauses = sanitizeComment(Code.Clauses);
-    if (Task->D.Task.HasPriority) {
-      if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return false;
-      Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
-    }
-
-    // By-value arguments at a call site: the variables passed as scalars.
-    std::set<const clang::ValueDecl *> ByValueVars;
-    if (Call)
-      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
-        if (isScalar(FD->getParamDecl(I)->getType()))
-          if (const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts()))
-            ByValueVars.insert(DR->getDecl());
-
-    std::vector<PendingAccess> Pending;
-    if (!buildAccesses(Task, Target, Scope, ByValueVars, Pending, Code)) return false;
-    return buildParams(FD, Call, Pending, Code);
-  }
-
-  /// The accesses of a task's clauses (and its target's copy clauses).
-  /// `ByValueVars`: at a call site, the variables passed by value.
-  bool buildAccesses(const ParsedDirective *Task, const ParsedDirective *Target, const NameScope &Scope,
-                     const std::set<const clang::ValueDecl *> &ByValueVars,
-                     std::vector<PendingAccess> &Pending, TaskCode &Code) {
-    std::vector<const char *> PendingClause; ///< per pending access: the data clause first naming it
-    bool Ok = true;
-    auto addItem = [&](const NameScope &ItemScope, const Item &It, const char *Direction,
-                       const char *ClauseText, unsigned CopyBits, bool FromCopy) {
-      std::optional<BaseInfo> B = Names.resolveBase(ItemScope, It);
-      if (!B) {
-        Ok = false;
-        return;
-      }
-      if (!Names.checkItemNames(ItemScope, It)) {
-        Ok = false;
-        return;
-      }
-      SourceLocation Loc = ItemScope.Raw->locationOf(It.Offset);
-      if (It.Deref && !It.Dims.empty()) {
-        AC.error(ItemScope.Raw->locationOf(It.Begin),
-                 "'%0' names data through a pointer stored in '%1': a task reaches its data through its "
-                 "parameters; pass '%2' to the task and name that parameter",
-                 It.Text, It.Name, It.Text.substr(1));
-        Ok = false;
-        return;
-      }
-      if (Regions.pointerElementDepth(*B, It) && It.Dims.size() > *Regions.pointerElementDepth(*B, It)) {
-        AC.error(ItemScope.Raw->locationOf(It.Dims[*Regions.pointerElementDepth(*B, It)].Offset),
-                 "'%0' names data through the pointer stored in '%1': a task reaches its data through its "
-                 "parameters; pass that pointer to the task and name its parameter (items through stored "
-                 "pointers are for 'wait on')",
-                 It.Text, It.Name);
-        Ok = false;
-        return;
-      }
-      if (!It.Members.empty() && !B->Type->isPointerType()) {
-        AC.error(
-            ItemScope.Raw->locationOf(It.Members.back().Offset),
-            "'%0' is not a pointer (type '%1'): a member named in a task's clause must point to the task's "
-            "data; name the struct itself ('%2') to make its bytes the task's data",
-            It.baseText(), AC.printType(B->Type), It.Name);
-        Ok = false;
-        return;
-      }
-      if (It.Deref && isScalar(B->Type)) {
-        AC.error(ItemScope.Raw->locationOf(It.Begin),
-                 "'*%0': '%0' is not a pointer (type '%1'); '*p' names the object a pointer p points to",
-                 It.Name, AC.printType(B->Type));
-        Ok = false;
-        return;
-      }
-      bool ByValue = It.Members.empty() && ((Scope.TaskFn && !B->IsReference && isScalar(B->Type)) ||
-                                            (B->Var && ByValueVars.count(B->Var)));
-      if (ByValue) {
-        if (!It.Dims.empty() || !It.Shape.empty() || !It.Regions.empty()) {
-          unsigned At = !It.Shape.empty()  ? It.Begin
-                        : !It.Dims.empty() ? It.Dims.front().Offset
-                                           : It.Regions.front().Offset;
-          AC.error(ItemScope.Raw->locationOf(At),
-                   "%0 on '%1', which is a scalar passed by value (type '%2'); name it alone, in input(%1)",
-                   !It.Shape.empty()  ? "a shape"
-                   : !It.Dims.empty() ? "dimensions"
-                                      : "regions",
-                   It.Name, AC.printType(B->Type));
-          Ok = false;
-          return;
-        }
-        if (std::string(Direction) != rt::DirIn) {
-          AC.error(Loc, "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead",
-                   It.Name, ClauseText);
-          Ok = false;
-        }
-        return; // an input scalar: copied into the task, no access
-      }
-      bool Writes = FromCopy ? (CopyBits & CopyOutBit) != 0 : std::string(Direction) != rt::DirIn;
-      if (Writes && isConstData(*B)) {
-        AC.error(
-            Loc,
-            "'%0' is const data (type '%1') and cannot be named in '%2': the task's result would be copied "
-            "back into read-only memory; remove 'const', or name it in input(...)",
-            It.baseText(), AC.printType(B->Type), ClauseText);
-        Ok = false;
-        return;
-      }
-      for (size_t J = 0; J < Pending.size(); ++J) {
-        PendingAccess &P = Pending[J];
-        if (P.It->Text != It.Text) continue;
-        if (FromCopy) {
-          P.CopyBits |= CopyBits;
-        } else if (PendingClause[J]) {
-          if (std::string(PendingClause[J]) == ClauseText)
-            AC.warning(Loc, "'%0' is named twice in '%1'; name it once", It.Text, ClauseText);
-          else
-            AC.warning(
-                Loc,
-                "'%0' is named in both '%1' and '%2': the task reads and writes it (inout); name it once, "
-                "in inout(%0)",
-                It.Text, PendingClause[J], ClauseText);
-          AC.note(P.Raw->locationOf(P.It->Offset), "named here first");
-          if (P.Direction != Direction) P.Direction = rt::DirInout;
-        } else {
-          if (P.Direction != Direction) P.Direction = rt::DirInout;
-          PendingClause[J] = ClauseText;
-        }
-        return;
-      }
-      PendingAccess P;
-      P.It = &It;
-      P.Raw = ItemScope.Raw;
-      P.Base = *B;
-      P.Direction = Direction;
-      P.CopyBits = CopyBits;
-      Pending.push_back(P);
-      PendingClause.push_back(FromCopy ? nullptr : ClauseText);
-    };
-    for (const Clause &C : Task->D.Task.Clauses) {
-      const char *Dir = C.Kind == ClauseKind::Input    ? rt::DirIn
-                        : C.Kind == ClauseKind::Output ? rt::DirOut
-                                                       : rt::DirInout;
-      for (const Item &It : C.Items)
-        addItem(Scope, It, Dir, clauseName(C.Kind), 0, false);
-    }
-    bool Explicit = Target && !Target->D.Target.Copies.empty();
-    if (Target) {
-      NameScope TargetScope = Scope;
-      TargetScope.Raw = Target->Raw;
-      for (const Clause &C : Target->D.Target.Copies) {
-        unsigned Bits = C.Kind == ClauseKind::CopyIn    ? CopyInBit
-                        : C.Kind == ClauseKind::CopyOut ? CopyOutBit
-                                                        : CopyInBit | CopyOutBit;
-        const char *Dir = C.Kind == ClauseKind::CopyIn    ? rt::DirIn
-                          : C.Kind == ClauseKind::CopyOut ? rt::DirOut
-                                                          : rt::DirInout;
-        for (const Item &It : C.Items)
-          addItem(TargetScope, It, Dir, clauseName(C.Kind), Bits, true);
-      }
-    }
-    if (!Ok) return false;
-
-    warnLikelyElementItems(Scope, Pending);
-
-    // Regions of one base are reached through one pointer: the runtime
-    // keeps them in one storage (css_access::group).
-    auto SameBase = [](const BaseInfo &A, const BaseInfo &B) {
-      if ((!A.Members.empty() || !B.Members.empty()) && A.Name != B.Name) return false;
-      if (A.ParamIndex >= 0 || B.ParamIndex >= 0) return A.ParamIndex == B.ParamIndex;
-      return A.Var != nullptr && A.Var == B.Var;
-    };
-    for (const PendingAccess &P : Pending) {
-      NameScope ItemScope = Scope;
-      ItemScope.Raw = P.Raw;
-      std::optional<RegionCode> R = Regions.buildRegion(ItemScope, *P.It, P.Base);
-      if (!R) {
-        Ok = false;
-        continue;
-      }
-      AccessCode A;
-      A.ItemText = sanitizeComment(P.It->Text) + ": " + P.Direction;
-      A.Region = *R;
-      A.Direction = P.Direction;
-      for (size_t J = 0; J < Pending.size(); ++J)
-        if (SameBase(Pending[J].Base, P.Base)) {
-          A.Group = static_cast<unsigned>(J) + 1;
-          break;
-        }
-      if (!Explicit) {
-        A.Copy = rt::CopyDefault;
-      } else {
-        A.Copy = rt::CopyExplicit;
-        if (P.CopyBits & CopyInBit) A.Copy += std::string(" | ") + rt::CopyIn;
-        if (P.CopyBits & CopyOutBit) A.Copy += std::string(" | ") + rt::CopyOut;
-      }
-      Code.Accesses.push_back(A);
-    }
-    return Ok;
-  }
-
-  /// The parameters of a task of function FD: how each is stored and
-  /// passed, and the access its pointer is rebased with.
-  bool buildParams(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
-                   const std::vector<PendingAccess> &Pending, TaskCode &Code) {
-    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-      const clang::ParmVarDecl *P = FD->getParamDecl(I);
-      ParamCode PC;
-      PC.Name = P->getName().empty() ? std::string(rt::LocalPrefix) + "p" + std::to_string(I)
-                                     : P->getNameAsString();
-      clang::QualType Declared = P->getType();
-      clang::QualType Object = Declared.getNonReferenceType();
-      clang::QualType T = Object.getUnqualifiedType();
-      bool IsRef = Declared->isReferenceType();
-      PC.Declarator = AC.genType(T, PC.Name);
-      PC.TypeName = AC.genType(T);
-      if (IsRef) {
-        PC.HelperDeclarator = AC.genType(Declared, PC.Name);
-        if (!Object.isConstQualified()) {
-          // `T &x`: the task keeps the object's address.
-          PC.ByReference = true;
-          PC.RefType = AC.genType(Object);
-          PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
-        }
-      }
-      if (T->isPointerType() && T->getPointeeType()->isVariablyModifiedType()) {
-        bool Const = Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();
-        PC.Storage = std::string(Const ? "const void *" : "void *") + PC.Name;
-      }
-      PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;
-      bool ArgStorage = false;
-      const clang::ValueDecl *ArgVar =
-          Call && I < Call->getNumArgs() ? argVariable(Call->getArg(I), &ArgStorage) : nullptr;
-      auto matches = [&](const BaseInfo &B) {
-        return Call ? (ArgVar && B.Var == ArgVar) : B.ParamIndex == static_cast<int>(I);
-      };
-      bool Named = false;
-      for (size_t A = 0; A < Pending.size(); ++A) {
-        const BaseInfo &B = Pending[A].Base;
-        if (!matches(B)) continue;
-        Named = true;
-        if (B.Members.empty()) {
-          if ((T->isPointerType() || PC.ByReference) && PC.Access < 0) PC.Access = static_cast<int>(A);
-          continue;
-        }
-        std::string Path = relativePath(B);
-        bool Seen = false;
-        for (const ParamCode::MemberRebase &M : PC.Members)
-          Seen |= M.Path == Path;
-        if (!Seen) PC.Members.push_back({Path, AC.genType(B.Type), static_cast<int>(A)});
-      }
-      if (!PC.Members.empty() && (T->isPointerType() || PC.ByReference)) {
-        clang::QualType Struct = T->isPointerType() ? T->getPointeeType() : Object;
-        if (Ctx.getLangOpts().CPlusPlus && !Struct.isTriviallyCopyableType(Ctx)) {
-          AC.error(
-              P->getLocation(),
-              "parameter '%0' of task '%1' points to a struct whose members are named in clauses, but its "
-              "type '%2' is not trivially copyable: the task runs on a copy of the struct whose pointer "
-              "members point to the task's data",
-              PC.Name, Code.Label, AC.printType(Struct));
-          return false;
-        }
-        PC.ObjectType = AC.genType(Struct.getUnqualifiedType());
-      }
-      if (PC.ByReference && !Named) {
-        AC.error(
-            Call ? AC.fileLoc(Call->getArg(I)->getBeginLoc()) : P->getLocation(),
-            "parameter '%0' of task '%1' is a reference (type '%2') that no clause names: the task would "
-            "reach the caller's object with no dependencies; name it in input(...), output(...) or "
-            "inout(...), or take it by value or by const reference",
-            PC.Name, Code.Label, AC.printType(Declared));
-        return false;
-      }
-      if (T->isPointerType() && !T->isFunctionPointerType() && !Named) {
-        if (Call)
-          AC.warning(
-              AC.fileLoc(Call->getArg(I)->getBeginLoc()),
-              "argument %0 of task '%1' (parameter '%2') is a pointer that no clause of this directive "
-              "names: the task gets no dependencies on the data it points to and may run before that data "
-              "is written, or while other tasks use it; name it in input(...), output(...) or inout(...)",
-              std::to_string(I + 1), Code.Label, PC.Name);
-        else
-          AC.warning(
-              P->getLocation(),
-              "parameter '%0' of task '%1' is a pointer that no clause names: the task gets no "
-              "dependencies on the data it points to and may run before that data is written, or while "
-              "other tasks use it; name it in input(...), output(...) or inout(...)",
-              PC.Name, Code.Label);
-      }
-      Code.Params.push_back(PC);
-    }
-    return true;
-  }
 
   // ------------------------------------------------------------ task blocks
   /// OmpSs: a task directive before a compound statement `{ ... }`. Outlined
@@ -734,7 +168,7 @@ private:
     else if (llvm::isa<clang::CUDAKernelCallExpr>(S))
       Why = "launches a CUDA kernel";
     if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why)
-      if (CallSiteTasks.count(Call) || (Call->getDirectCallee() && declaredTaskCalled(Call)))
+      if (Tasks.CallSiteTasks.count(Call) || (Call->getDirectCallee() && Templates.declaredTaskCalled(Call)))
         Why = "calls a task";
     if (Why) {
       AC.error(
@@ -816,7 +250,7 @@ private:
       Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
     }
     std::vector<PendingAccess> Pending;
-    if (!buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
+    if (!Builder.buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
     for (const PendingAccess &P : Pending)
       if (!P.Base.Members.empty() || !P.Base.Var) {
         AC.error(
@@ -830,7 +264,7 @@ private:
     // The outlined function's parameters: the variables the clauses name,
     // through the task's pointers (an object by address, a pointer by
     // value), and the other locals the block uses, by value.
-    Code.Id = uniqueId(F->getNameAsString() + "_l" + std::to_string(Line));
+    Code.Id = Tasks.uniqueId(F->getNameAsString() + "_l" + std::to_string(Line));
     Code.Callee = std::string(rt::LocalPrefix) + "block_" + Code.Id;
     std::vector<std::string> Args;
     std::map<const clang::VarDecl *, std::string> Renamed;
@@ -921,13 +355,10 @@ private:
     if (Code.Params.empty()) Args.clear();
     Code.Pin = AC.pinOf(*Task->Raw);
 
-    size_t Index = Tasks.size();
-    Tasks.push_back(Code);
-    TaskPragma.push_back(Task->Raw);
-    TaskFunction.push_back(nullptr);
+    size_t Index = Tasks.add(Code, Task->Raw, nullptr);
     CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
     emitSupport(Index, Site, false);
-    std::string Submit = genCallSiteSubmit(Tasks[Index], Args, AC.fileName(Loc), Line, AC.Opts) + ";\n" +
+    std::string Submit = genCallSiteSubmit(Tasks[Index].Code, Args, AC.fileName(Loc), Line, AC.Opts) + ";\n" +
                          genLineDirective(AC.lineOf(Block->getRBracLoc()), AC.fileName(Loc));
     Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
     Plan.UsesRuntime = true;
@@ -988,7 +419,7 @@ private:
         AC.note(Task->Raw->NameLoc, "task directive here");
         return;
       }
-      if (!checkTaskFunction(FD, FD->getLocation())) return;
+      if (!Builder.checkTaskFunction(FD, FD->getLocation())) return;
       const clang::FunctionDecl *Canon = FD->getCanonicalDecl();
       DirectiveSummary Summary = summarize(FD, Task, Target);
       if (auto It = DeclTaskSummary.find(Canon); It != DeclTaskSummary.end()) {
@@ -999,16 +430,14 @@ private:
       Scope.Raw = Task->Raw;
       Scope.TaskFn = FD;
       TaskCode Code;
-      if (!buildTask(FD, Task, Target, Scope, nullptr, Code)) return;
-      if (Template && !describeTemplate(Template, Code)) return;
-      Code.Id = uniqueId(FD->getNameAsString());
-      DeclTasks[Canon] = Tasks.size();
+      if (!Builder.buildTask(FD, Task, Target, Scope, nullptr, Code)) return;
+      if (Template && !Templates.describeTemplate(Template, Code)) return;
+      Code.Id = Tasks.uniqueId(FD->getNameAsString());
+      Tasks.DeclTasks[Canon] = Tasks.size();
       DeclTaskSummary[Canon] = std::move(Summary);
-      if (Code.Cuda) CudaFunctions.insert(Canon);
+      if (Code.Cuda) Tasks.CudaFunctions.insert(Canon);
       Code.Pin = AC.pinOf(*Task->Raw);
-      Tasks.push_back(std::move(Code));
-      TaskPragma.push_back(Task->Raw);
-      TaskFunction.push_back(FD);
+      Tasks.add(std::move(Code), Task->Raw, FD);
       AC.commentOut(Task, Target);
       return;
     }
@@ -1036,7 +465,7 @@ private:
       return;
     }
     const clang::FunctionDecl *FD = Call->getDirectCallee();
-    if (!checkTaskFunction(FD, AC.fileLoc(Call->getBeginLoc()))) return;
+    if (!Builder.checkTaskFunction(FD, AC.fileLoc(Call->getBeginLoc()))) return;
     NameScope Scope;
     Scope.Raw = Task->Raw;
     auto Fn = Facts.StmtFunction.find(S);
@@ -1044,15 +473,13 @@ private:
     Scope.AtOffset = SM.getFileOffset(AC.fileLoc(Call->getBeginLoc()));
     if (!Scope.Enclosing) return;
     TaskCode Code;
-    if (!buildTask(FD, Task, Target, Scope, Call, Code)) return;
-    Code.Id = uniqueId(FD->getNameAsString() + "_l" + std::to_string(AC.lineOf(Call->getBeginLoc())));
-    if (Code.Cuda) CudaFunctions.insert(FD->getCanonicalDecl());
-    CallSiteTasks[Call] = Tasks.size();
-    CallSiteOrder.push_back(Call);
+    if (!Builder.buildTask(FD, Task, Target, Scope, Call, Code)) return;
+    Code.Id = Tasks.uniqueId(FD->getNameAsString() + "_l" + std::to_string(AC.lineOf(Call->getBeginLoc())));
+    if (Code.Cuda) Tasks.CudaFunctions.insert(FD->getCanonicalDecl());
+    Tasks.CallSiteTasks[Call] = Tasks.size();
+    Tasks.CallSiteOrder.push_back(Call);
     Code.Pin = AC.pinOf(*Task->Raw);
-    Tasks.push_back(std::move(Code));
-    TaskPragma.push_back(Task->Raw);
-    TaskFunction.push_back(FD);
+    Tasks.add(std::move(Code), Task->Raw, FD);
     AC.commentOut(Task, Target);
   }
 
@@ -1060,18 +487,15 @@ private:
   /// runs at once, unordered with the tasks in flight (issue 16, item 2).
   void warnTaskAddresses() {
     for (const clang::DeclRefExpr *Ref : Facts.FunctionAddresses) {
-      const auto *FD = llvm::cast<clang::FunctionDecl>(Ref->getDecl());
-      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
-        FD = Template->getTemplatedDecl();
-      auto It = DeclTasks.find(FD->getCanonicalDecl());
-      if (It == DeclTasks.end()) continue;
+      std::optional<size_t> Task = Tasks.declaredTaskOf(llvm::cast<clang::FunctionDecl>(Ref->getDecl()));
+      if (!Task) continue;
       AC.warning(
           AC.fileLoc(Ref->getLocation()),
           "the address of task function '%0' is taken here: a call through this pointer is an ordinary call, "
           "not a task; it runs at once, unordered with the tasks in flight that use its data; call '%0' by "
           "its name where it must be a task, or wait for its data before calling through the pointer",
-          Tasks[It->second].Label);
-      AC.note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Tasks[It->second].Label);
+          Tasks[*Task].Code.Label);
+      AC.note(Tasks[*Task].Pragma->NameLoc, "the directive of '%0' is here", Tasks[*Task].Code.Label);
     }
   }
 
@@ -1095,14 +519,11 @@ private:
   /// the function's directive names and this one does not, or one it
   /// writes and this one only reads).
   void checkCallSitesOfDeclaredTasks() {
-    for (const clang::CallExpr *Call : CallSiteOrder) {
-      size_t Index = CallSiteTasks[Call];
-      const clang::FunctionDecl *FD = TaskFunction[Index];
-      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
-        FD = Template->getTemplatedDecl();
-      auto It = DeclTasks.find(FD->getCanonicalDecl());
-      if (It == DeclTasks.end()) continue;
-      const TaskCode &Own = Tasks[It->second], &Here = Tasks[Index];
+    for (const clang::CallExpr *Call : Tasks.CallSiteOrder) {
+      size_t Index = Tasks.CallSiteTasks[Call];
+      std::optional<size_t> Declared = Tasks.declaredTaskOf(Tasks[Index].Function);
+      if (!Declared) continue;
+      const TaskCode &Own = Tasks[*Declared].Code, &Here = Tasks[Index].Code;
       for (unsigned I = 0; I < Call->getNumArgs() && I < Own.Params.size(); ++I) {
         int Want = paramUse(Own, I), Have = paramUse(Here, I);
         if (Have >= Want) continue;
@@ -1110,20 +531,20 @@ private:
             AC.sourceText(clang::CharSourceRange::getTokenRange(Call->getArg(I)->getSourceRange()));
         if (Have == 0)
           AC.error(
-              TaskPragma[Index]->NameLoc,
+              Tasks[Index].Pragma->NameLoc,
               "this task directive replaces the directive of '%0' for this call but does not name argument "
               "%1 ('%2'), which the function's directive names (parameter '%3'): the task would get no "
               "dependency on that data; name it here too, or remove this directive",
               Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
         else
           AC.error(
-              TaskPragma[Index]->NameLoc,
+              Tasks[Index].Pragma->NameLoc,
               "this task directive replaces the directive of '%0' for this call and names argument %1 ('%2') "
               "as input only, where the function's directive writes it (parameter '%3'): the task's writes "
               "would not be ordered with other tasks; name it in inout(...) or output(...) here too, or "
               "remove this directive",
               Own.Label, std::to_string(I + 1), Arg, Own.Params[I].Name);
-        AC.note(TaskPragma[It->second]->NameLoc, "the directive of '%0' is here", Own.Label);
+        AC.note(Tasks[*Declared].Pragma->NameLoc, "the directive of '%0' is here", Own.Label);
         break;
       }
     }
@@ -1341,7 +762,7 @@ private:
   /// static member function of it (or of a class inside it): the task's code
   /// goes at the end of that class, where its member functions see it.
   const clang::CXXRecordDecl *supportClass(const CallSite &Site, size_t TaskIndex) const {
-    const auto *M = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
+    const auto *M = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(Tasks[TaskIndex].Function);
     if (!M) return nullptr;
     const clang::CXXRecordDecl *Outermost = M->getParent();
     while (const auto *Around = llvm::dyn_cast<clang::CXXRecordDecl>(Outermost->getDeclContext()))
@@ -1377,8 +798,8 @@ private:
 
   void emitSupport(size_t TaskIndex, const CallSite &Site, bool SubmitHelper) {
     if (!SupportEmitted.insert(TaskIndex).second) return;
-    TaskCode &Code = Tasks[TaskIndex];
-    const RawDirective *Pragma = TaskPragma[TaskIndex];
+    TaskCode &Code = Tasks[TaskIndex].Code;
+    const RawDirective *Pragma = Tasks[TaskIndex].Pragma;
     std::string Text;
     if (const clang::CXXRecordDecl *Class = supportClass(Site, TaskIndex)) {
       // At the end of the class: static members, public for the calls
@@ -1397,7 +818,7 @@ private:
     Code.Scope = AC.scopeOf(Top->getDeclContext());
     if (SM.getPresumedColumnNumber(Loc) != 1) Text += "\n";
     Text += genLineDirective(AC.lineOf(Pragma->Begin), AC.fileName(Pragma->Begin));
-    if (TaskFunction[TaskIndex]) Text += prototypeBefore(TaskFunction[TaskIndex], Loc, Top);
+    if (Tasks[TaskIndex].Function) Text += prototypeBefore(Tasks[TaskIndex].Function, Loc, Top);
     Text += genTaskSupport(Code, SubmitHelper, AC.Opts);
     Text += genLineDirective(AC.lineOf(Loc), AC.fileName(Loc));
     Plan.Insertions.push_back({Loc, Text});
@@ -1407,7 +828,7 @@ private:
   /// its class's definition, its task code goes at the end of the class
   /// (not possible in a class template, whose members are not tasks).
   bool checkCallPlace(const CallSite &Site, size_t TaskIndex) {
-    const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(TaskFunction[TaskIndex]);
+    const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(Tasks[TaskIndex].Function);
     if (!M) return true;
     SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());
     if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts());
@@ -1415,7 +836,7 @@ private:
       AC.error(
           Loc,
           "call static member task function '%0' by its class's name, as '%0(...)', not through an object",
-          Tasks[TaskIndex].Label);
+          Tasks[TaskIndex].Code.Label);
       return false;
     }
     const clang::CXXRecordDecl *Outermost = M->getParent();
@@ -1427,7 +848,7 @@ private:
           Loc,
           "a call of static member task function '%0' inside the definition of class template '%1' cannot be "
           "translated; call it from a function outside the class template",
-          Tasks[TaskIndex].Label, Outermost->getNameAsString());
+          Tasks[TaskIndex].Code.Label, Outermost->getNameAsString());
       return false;
     }
     return true;
@@ -1480,50 +901,13 @@ private:
     return true;
   }
 
-  /// The task (declaration pragma) a call names, if any. In a template, a
-  /// call whose arguments depend on template parameters is resolved only
-  /// at instantiation; it names the task when every function its name may
-  /// mean is that task's (the submit helper then stands in for all of
-  /// them). Where the name also means other functions, whether the call
-  /// is a task is unknown: an error, not an ordinary call that would race
-  /// with the tasks in flight.
-  std::optional<size_t> declaredTaskCalled(const clang::CallExpr *Call) {
-    auto taskOf = [&](const clang::FunctionDecl *FD) -> std::optional<size_t> {
-      if (const clang::FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
-        FD = Template->getTemplatedDecl();
-      auto It = DeclTasks.find(FD->getCanonicalDecl());
-      return It == DeclTasks.end() ? std::nullopt : std::optional<size_t>(It->second);
-    };
-    if (const clang::FunctionDecl *FD = Call->getDirectCallee()) return taskOf(FD);
-    const auto *Lookup =
-        llvm::dyn_cast<clang::UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!Lookup) return std::nullopt;
-    std::set<std::optional<size_t>> Meanings;
-    for (const clang::NamedDecl *D : Lookup->decls()) {
-      D = D->getUnderlyingDecl();
-      if (const auto *Template = llvm::dyn_cast<clang::FunctionTemplateDecl>(D))
-        D = Template->getTemplatedDecl();
-      const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D);
-      Meanings.insert(FD ? taskOf(FD) : std::nullopt);
-    }
-    if (Meanings.size() == 1) return *Meanings.begin();
-    for (const std::optional<size_t> &Task : Meanings)
-      if (Task) {
-        AC.error(AC.fileLoc(Call->getBeginLoc()),
-                 "this call in a template may call task function '%0' or another function of that name, "
-                 "depending on the template's arguments; give the task function a name of its own",
-                 Tasks[*Task].Label);
-        break;
-      }
-    return std::nullopt;
-  }
-
   void planCalls() {
     for (const CallSite &Site : Facts.Calls) {
-      if (auto It = CallSiteTasks.find(Site.Call); It != CallSiteTasks.end()) {
-        if (!checkNoMacro(Site.Call, Tasks[It->second].Label) || !checkCallPlace(Site, It->second)) continue;
+      if (auto It = Tasks.CallSiteTasks.find(Site.Call); It != Tasks.CallSiteTasks.end()) {
+        if (!checkNoMacro(Site.Call, Tasks[It->second].Code.Label) || !checkCallPlace(Site, It->second))
+          continue;
         emitSupport(It->second, Site, false);
-        const TaskCode &Code = Tasks[It->second];
+        const TaskCode &Code = Tasks[It->second].Code;
         std::vector<std::string> Args;
         for (const clang::Expr *Arg : Site.Call->arguments())
           Args.push_back(AC.sourceText(clang::CharSourceRange::getTokenRange(Arg->getSourceRange())));
@@ -1538,14 +922,15 @@ private:
         recordLocalTaskData(Site, It->second);
         continue;
       }
-      if (std::optional<size_t> Task = declaredTaskCalled(Site.Call)) planDeclaredTaskCall(Site, *Task);
+      if (std::optional<size_t> Task = Templates.declaredTaskCalled(Site.Call))
+        planDeclaredTaskCall(Site, *Task);
     }
   }
 
   /// A call of a function annotated at its declaration becomes a call of
   /// its submit helper, with the call's file and line appended.
   void planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
-    const TaskCode &Code = Tasks[TaskIndex];
+    const TaskCode &Code = Tasks[TaskIndex].Code;
     if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);
     SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());
@@ -1579,7 +964,7 @@ private:
   }
 
   void recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
-    const clang::FunctionDecl *Callee = TaskFunction[TaskIndex];
+    const clang::FunctionDecl *Callee = Tasks[TaskIndex].Function;
     if (!Site.Enclosing) return;
     for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
       bool Storage = false;
@@ -1591,7 +976,7 @@ private:
       }
       if (!Storage) continue;
       if (!LocalTaskData.count(Site.Enclosing)) LocalTaskDataOrder.push_back(Site.Enclosing);
-      LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex], I);
+      LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex].Code, I);
     }
   }
 
@@ -1662,7 +1047,7 @@ private:
 
   void planKernelLaunches() {
     for (const CallSite &Site : Facts.KernelLaunches) {
-      if (!Site.Enclosing || !CudaFunctions.count(Site.Enclosing->getCanonicalDecl())) continue;
+      if (!Site.Enclosing || !Tasks.CudaFunctions.count(Site.Enclosing->getCanonicalDecl())) continue;
       const auto *K = llvm::cast<clang::CUDAKernelCallExpr>(Site.Call);
       const clang::CallExpr *Config = K->getConfig();
       if (!Config || Config->getRParenLoc().isMacroID()) continue;
