@@ -155,6 +155,31 @@ void AnalysisContext::commentOut(const ParsedDirective *A, const ParsedDirective
   if (B && B->Raw != A->Raw) replaceDirective(*B->Raw, "");
 }
 
+Direction directionOf(ClauseKind K) {
+  switch (K) {
+  case ClauseKind::Input:
+  case ClauseKind::CopyIn:
+    return Direction::In;
+  case ClauseKind::Output:
+  case ClauseKind::CopyOut:
+    return Direction::Out;
+  default:
+    return Direction::InOut;
+  }
+}
+
+ClauseKind dataClauseOf(Direction D) {
+  switch (D) {
+  case Direction::In:
+    return ClauseKind::Input;
+  case Direction::Out:
+    return ClauseKind::Output;
+  case Direction::InOut:
+    return ClauseKind::Inout;
+  }
+  return ClauseKind::Inout;
+}
+
 bool isScalar(clang::QualType T) {
   return !T->isPointerType() && !T->isArrayType();
 }

@@ -20,6 +20,7 @@
 #include "Directive.h"
 #include "PragmaCapture.h"
 #include "TaskAnalysis.h"
+#include "TaskModel.h"
 #include "TaskVisitor.h"
 
 #include "clang/AST/ASTContext.h"
@@ -126,6 +127,14 @@ public:
   /// code elsewhere: a comment.
   void commentOut(const ParsedDirective *A, const ParsedDirective *B);
 };
+
+// ------------------------------------------------------------ directions
+/// The direction of a data clause (input, output, inout) or a copy clause
+/// (copy_in, copy_out, copy_inout).
+Direction directionOf(ClauseKind K);
+
+/// The data clause of a direction (input, output, inout).
+ClauseKind dataClauseOf(Direction D);
 
 // ------------------------------------------------------------ AST helpers
 /// Neither a pointer nor an array.

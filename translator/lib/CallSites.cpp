@@ -28,7 +28,7 @@ int paramUse(const TaskCode &Code, unsigned I) {
   int Use = 0;
   for (const AccessCode &A : Code.Accesses)
     if (A.Group && Firsts.count(static_cast<int>(A.Group) - 1))
-      Use = std::max(Use, A.Direction == rt::DirIn ? 1 : 2);
+      Use = std::max(Use, A.Dir == Direction::In ? 1 : 2);
   return Use;
 }
 

@@ -2,7 +2,6 @@
 #include "LocalWaits.h"
 
 #include "LocalScopes.h"
-#include "RuntimeSymbols.h"
 
 #include "clang/Lex/Lexer.h"
 
@@ -21,7 +20,7 @@ bool paramMayBeRead(const TaskCode &Code, unsigned I) {
   const ParamCode &P = Code.Params[I];
   if (P.Access < 0 || !P.Members.empty()) return true;
   for (const AccessCode &A : Code.Accesses)
-    if (static_cast<int>(A.Group) - 1 == P.Access && A.Direction != rt::DirOut) return true;
+    if (static_cast<int>(A.Group) - 1 == P.Access && reads(A.Dir)) return true;
   return false;
 }
 

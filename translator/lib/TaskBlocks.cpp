@@ -170,7 +170,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
       Renamed[V] = "(*" + PC.Name + ")";
       if (V->hasLocalStorage())
-        Locals.recordLocalVariable(F, V, Code.Accesses[static_cast<size_t>(Access)].Direction != rt::DirOut);
+        Locals.recordLocalVariable(F, V, reads(Code.Accesses[static_cast<size_t>(Access)].Dir));
     } else if (Access >= 0 || V->hasLocalStorage()) {
       const char *Why = nullptr;
       if (T->isArrayType())

@@ -224,8 +224,8 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
                                 std::vector<PendingAccess> &Pending, TaskCode &Code) {
   std::vector<const char *> PendingClause; ///< per pending access: the data clause first naming it
   bool Ok = true;
-  auto addItem = [&](const NameScope &ItemScope, const Item &It, const char *Direction,
-                     const char *ClauseText, unsigned CopyBits, bool FromCopy) {
+  auto addItem = [&](const NameScope &ItemScope, const Item &It, Direction Dir, const char *ClauseText,
+                     bool FromCopy) {
     std::optional<BaseInfo> B = Names.resolveBase(ItemScope, It);
     if (!B) {
       Ok = false;
@@ -285,14 +285,14 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
         Ok = false;
         return;
       }
-      if (std::string(Direction) != rt::DirIn) {
+      if (Dir != Direction::In) {
         AC.error(Loc, "'%0' is passed by value and cannot be named in '%1'; pass a pointer to it instead",
                  It.Name, ClauseText);
         Ok = false;
       }
       return; // an input scalar: copied into the task, no access
     }
-    bool Writes = FromCopy ? (CopyBits & CopyOutBit) != 0 : std::string(Direction) != rt::DirIn;
+    bool Writes = writes(Dir);
     if (Writes && isConstData(*B)) {
       AC.error(
           Loc,
@@ -306,7 +306,8 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
       PendingAccess &P = Pending[J];
       if (P.It->Text != It.Text) continue;
       if (FromCopy) {
-        P.CopyBits |= CopyBits;
+        P.CopyIn |= reads(Dir);
+        P.CopyOut |= writes(Dir);
       } else if (PendingClause[J]) {
         if (std::string(PendingClause[J]) == ClauseText)
           AC.warning(Loc, "'%0' is named twice in '%1'; name it once", It.Text, ClauseText);
@@ -317,9 +318,9 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
               "in inout(%0)",
               It.Text, PendingClause[J], ClauseText);
         AC.note(P.Raw->locationOf(P.It->Offset), "named here first");
-        if (P.Direction != Direction) P.Direction = rt::DirInout;
+        P.Dir = combine(P.Dir, Dir);
       } else {
-        if (P.Direction != Direction) P.Direction = rt::DirInout;
+        P.Dir = combine(P.Dir, Dir);
         PendingClause[J] = ClauseText;
       }
       return;
@@ -328,32 +329,22 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
     P.It = &It;
     P.Raw = ItemScope.Raw;
     P.Base = *B;
-    P.Direction = Direction;
-    P.CopyBits = CopyBits;
+    P.Dir = Dir;
+    P.CopyIn = FromCopy && reads(Dir);
+    P.CopyOut = FromCopy && writes(Dir);
     Pending.push_back(P);
     PendingClause.push_back(FromCopy ? nullptr : ClauseText);
   };
-  for (const Clause &C : Task->D.Task.Clauses) {
-    const char *Dir = C.Kind == ClauseKind::Input    ? rt::DirIn
-                      : C.Kind == ClauseKind::Output ? rt::DirOut
-                                                     : rt::DirInout;
+  for (const Clause &C : Task->D.Task.Clauses)
     for (const Item &It : C.Items)
-      addItem(Scope, It, Dir, clauseName(C.Kind), 0, false);
-  }
+      addItem(Scope, It, directionOf(C.Kind), clauseName(C.Kind), false);
   bool Explicit = Target && !Target->D.Target.Copies.empty();
   if (Target) {
     NameScope TargetScope = Scope;
     TargetScope.Raw = Target->Raw;
-    for (const Clause &C : Target->D.Target.Copies) {
-      unsigned Bits = C.Kind == ClauseKind::CopyIn    ? CopyInBit
-                      : C.Kind == ClauseKind::CopyOut ? CopyOutBit
-                                                      : CopyInBit | CopyOutBit;
-      const char *Dir = C.Kind == ClauseKind::CopyIn    ? rt::DirIn
-                        : C.Kind == ClauseKind::CopyOut ? rt::DirOut
-                                                        : rt::DirInout;
+    for (const Clause &C : Target->D.Target.Copies)
       for (const Item &It : C.Items)
-        addItem(TargetScope, It, Dir, clauseName(C.Kind), Bits, true);
-    }
+        addItem(TargetScope, It, directionOf(C.Kind), clauseName(C.Kind), true);
   }
   if (!Ok) return false;
 
@@ -375,21 +366,17 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
       continue;
     }
     AccessCode A;
-    A.ItemText = sanitizeComment(P.It->Text) + ": " + P.Direction;
+    A.ItemText = sanitizeComment(P.It->Text);
     A.Region = *R;
-    A.Direction = P.Direction;
+    A.Dir = P.Dir;
     for (size_t J = 0; J < Pending.size(); ++J)
       if (SameBase(Pending[J].Base, P.Base)) {
         A.Group = static_cast<unsigned>(J) + 1;
         break;
       }
-    if (!Explicit) {
-      A.Copy = rt::CopyDefault;
-    } else {
-      A.Copy = rt::CopyExplicit;
-      if (P.CopyBits & CopyInBit) A.Copy += std::string(" | ") + rt::CopyIn;
-      if (P.CopyBits & CopyOutBit) A.Copy += std::string(" | ") + rt::CopyOut;
-    }
+    A.Copy.Explicit = Explicit;
+    A.Copy.In = P.CopyIn;
+    A.Copy.Out = P.CopyOut;
     Code.Accesses.push_back(A);
   }
   return Ok;

@@ -37,11 +37,10 @@ struct PendingAccess {
   const Item *It = nullptr;
   const RawDirective *Raw = nullptr; ///< the directive the item is written in
   BaseInfo Base;
-  std::string Direction;
-  unsigned CopyBits = 0;
+  Direction Dir = Direction::In;
+  bool CopyIn = false;  ///< named in copy_in or copy_inout
+  bool CopyOut = false; ///< named in copy_out or copy_inout
 };
-
-enum : unsigned { CopyInBit = 1, CopyOutBit = 2 };
 
 class TaskBuilder {
 public:

@@ -80,7 +80,7 @@ TaskDeclarations::DirectiveSummary TaskDeclarations::summarize(const clang::Func
   S.Raw = Task->Raw;
   // Data items: one direction each (input and output of one item is inout).
   std::map<std::string, SummaryEntry> Items;
-  std::map<std::string, std::string> Directions;
+  std::map<std::string, Direction> Directions;
   for (const Clause &C : Task->D.Task.Clauses) {
     if (C.Kind == ClauseKind::HighPriority) {
       S.Entries.push_back({"highpriority", "highpriority", Task->Raw, C.Offset});
@@ -91,21 +91,20 @@ TaskDeclarations::DirectiveSummary TaskDeclarations::summarize(const clang::Func
       S.Entries.push_back(
           {"label " + Task->D.Task.Label, "label(" + Task->D.Task.Label + ")", Task->Raw, C.Offset});
     } else {
-      std::string Dir = C.Kind == ClauseKind::Input    ? "input"
-                        : C.Kind == ClauseKind::Output ? "output"
-                                                       : "inout";
+      Direction Dir = directionOf(C.Kind);
       for (const Item &It : C.Items) {
         if (C.Kind == ClauseKind::Input && isByValueParam(FD, It)) continue; // copied anyway
         std::string Key = canonical(It, FD);
         auto [Pos, New] = Directions.emplace(Key, Dir);
-        if (!New && Pos->second != Dir) Pos->second = "inout";
+        if (!New) Pos->second = combine(Pos->second, Dir);
         if (New) Items[Key] = {"", It.Text, Task->Raw, It.Offset};
       }
     }
   }
   for (auto &[Key, Entry] : Items) {
-    Entry.Key = Directions[Key] + " " + Key;
-    Entry.Shown = Directions[Key] + "(" + Entry.Shown + ")";
+    std::string Clause = clauseName(dataClauseOf(Directions[Key]));
+    Entry.Key = Clause + " " + Key;
+    Entry.Shown = Clause + "(" + Entry.Shown + ")";
     S.Entries.push_back(Entry);
   }
   if (Target && Target->D.Target.Device == DeviceKind::Cuda)
