@@ -21,6 +21,28 @@ std::string local(const char *Name) {
   return std::string(rt::LocalPrefix) + Name;
 }
 
+/// CSS_IN, CSS_OUT or CSS_INOUT: the only place a direction becomes text.
+const char *directionSymbol(Direction D) {
+  switch (D) {
+  case Direction::In:
+    return rt::DirIn;
+  case Direction::Out:
+    return rt::DirOut;
+  case Direction::InOut:
+    return rt::DirInout;
+  }
+  return rt::DirInout;
+}
+
+/// CSS_COPY_DEFAULT, or CSS_COPY_EXPLICIT with the copies the target names.
+std::string copySymbols(const CopyFlags &Copy) {
+  if (!Copy.Explicit) return rt::CopyDefault;
+  std::string S = rt::CopyExplicit;
+  if (Copy.In) S += std::string(" | ") + rt::CopyIn;
+  if (Copy.Out) S += std::string(" | ") + rt::CopyOut;
+  return S;
+}
+
 /// Statements that fill the descriptor and submit it. `ArgValue(i)` spells
 /// the value of argument i.
 template <typename ArgFn>
@@ -41,7 +63,8 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
     std::string E = Acc + "[" + std::to_string(I) + "]";
     // The region's expressions are the directive's: its line, with the
     // item as a comment.
-    S += (Task.Pin.empty() ? Indent : Task.Pin + " ") + "/* " + A.ItemText + " */\n";
+    S += (Task.Pin.empty() ? Indent : Task.Pin + " ") + "/* " + A.ItemText + ": " + directionSymbol(A.Dir) +
+         " */\n";
     if (A.Region.contiguous()) {
       S += Indent + E + ".region = " + rt::Contiguous + "(" + A.Region.Base + ", " + A.Region.Bytes + ");\n";
     } else {
@@ -50,8 +73,8 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
       S += Indent + E + ".region.rows = " + A.Region.Rows + ";\n";
       S += Indent + E + ".region.stride = " + A.Region.Stride + ";\n";
     }
-    S += Indent + E + ".direction = " + A.Direction + ";\n";
-    S += Indent + E + ".copy = " + A.Copy + ";\n";
+    S += Indent + E + ".direction = " + directionSymbol(A.Dir) + ";\n";
+    S += Indent + E + ".copy = " + copySymbols(A.Copy) + ";\n";
     S += Indent + E + ".group = " + std::to_string(A.Group) + ";\n";
   }
   S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";

@@ -1,9 +1,27 @@
 //===- TaskAnalysis.h - Attach directives to code, check them, plan edits --===//
 //
-// Takes the captured directives and the AST facts; parses each directive,
-// finds the function or call it stands before, resolves every name, checks
-// scalars against pointers, and plans the edits of the main file (text from
-// CodeGen). Every user mistake is reported through the DiagnosticsEngine.
+// The entry point of the analysis, and the dispatcher: takes the captured
+// directives and the AST facts, parses each directive, pairs task and
+// target directives, and hands each group to the part that owns what it
+// stands before; then runs the later phases in order. It owns that order
+// and nothing else. The parts:
+//
+//   TaskDeclarations  a task directive before a function declaration
+//   CallSites         before a call; every task call rewritten
+//   TaskBlocks        before a block `{ ... }` (OmpSs), outlined
+//   SyncDirectives    barrier, wait on, start, finish
+//   TaskBuilder       a directive and its function as a task model
+//   Templates         function templates as tasks, calls in templates
+//   RegionBuilder     an item as a css_region
+//   SizeChecks        constant sizes and bounds that cannot be
+//   NameLookup        what the names of a clause mean
+//   LocalWaits        css_release where the locals tasks use stop living
+//   TaskRegistry      the tasks found
+//   AnalysisContext   diagnostics, positions, spelling, shared by all
+//
+// The edits of the main file (and translated headers) are planned as text
+// from CodeGen. Every user mistake is reported through the
+// DiagnosticsEngine.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GPUSS_TRANSLATOR_TASKANALYSIS_H

@@ -15,6 +15,33 @@
 
 namespace gpuss {
 
+/// How a task uses the data of an access: reads it (input), writes it
+/// (output) or both (inout). CodeGen spells it (CSS_IN, CSS_OUT, CSS_INOUT).
+enum class Direction { In, Out, InOut };
+
+/// The direction of data named twice (in input and output, in two clauses):
+/// read and written unless both say the same.
+constexpr Direction combine(Direction A, Direction B) {
+  return A == B ? A : Direction::InOut;
+}
+constexpr bool reads(Direction D) {
+  return D != Direction::Out;
+}
+constexpr bool writes(Direction D) {
+  return D != Direction::In;
+}
+
+/// What the runtime copies for an access between the host and a device, a
+/// concept apart from the direction: what the direction needs
+/// (CSS_COPY_DEFAULT) unless the task's target has copy clauses; then only
+/// what those clauses name (CSS_COPY_EXPLICIT, with CSS_COPY_IN and
+/// CSS_COPY_OUT). CodeGen spells it.
+struct CopyFlags {
+  bool Explicit = false; ///< the target has copy clauses
+  bool In = false;       ///< copy_in or copy_inout names the item: copied to the device
+  bool Out = false;      ///< copy_out or copy_inout names the item: copied back
+};
+
 /// A css_region as C expressions. Rows == "1" means contiguous (Bytes).
 struct RegionCode {
   std::string Base;
@@ -26,10 +53,10 @@ struct RegionCode {
 };
 
 struct AccessCode {
-  std::string ItemText; ///< for comments
+  std::string ItemText; ///< the item as written, safe in a comment
   RegionCode Region;
-  std::string Direction; ///< CSS_IN, CSS_OUT or CSS_INOUT
-  std::string Copy;      ///< CSS_COPY_DEFAULT or CSS_COPY_EXPLICIT | ...
+  Direction Dir = Direction::In;
+  CopyFlags Copy;
   /// css_access::group: 1 + the index of the first access with the same
   /// base, so that the regions one pointer reaches share one storage.
   unsigned Group = 0;

@@ -1,0 +1,112 @@
+//===- LocalWaits.cpp - Release the locals that tasks use where they die ---===//
+#include "LocalWaits.h"
+
+#include "LocalScopes.h"
+
+#include "clang/Lex/Lexer.h"
+
+#include <set>
+
+namespace gpuss {
+
+using clang::SourceLocation;
+
+namespace {
+
+/// Whether task `Code` may read what its parameter I points to: an access
+/// of the parameter that is not output only, or no access (unknown).
+bool paramMayBeRead(const TaskCode &Code, unsigned I) {
+  if (I >= Code.Params.size()) return true;
+  const ParamCode &P = Code.Params[I];
+  if (P.Access < 0 || !P.Members.empty()) return true;
+  for (const AccessCode &A : Code.Accesses)
+    if (static_cast<int>(A.Group) - 1 == P.Access && reads(A.Dir)) return true;
+  return false;
+}
+
+std::set<const clang::VarDecl *> keys(const std::map<const clang::VarDecl *, bool> &M) {
+  std::set<const clang::VarDecl *> K;
+  for (const auto &[V, Read] : M)
+    K.insert(V);
+  return K;
+}
+
+} // namespace
+
+void LocalWaits::recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
+  const clang::FunctionDecl *Callee = Tasks[TaskIndex].Function;
+  if (!Site.Enclosing) return;
+  for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
+    bool Storage = false;
+    const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(argVariable(Site.Call->getArg(I), &Storage));
+    if (!V || !V->hasLocalStorage()) continue;
+    if (I < Callee->getNumParams()) {
+      clang::QualType T = Callee->getParamDecl(I)->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) Storage = true;
+    }
+    if (!Storage) continue;
+    if (!LocalTaskData.count(Site.Enclosing)) LocalTaskDataOrder.push_back(Site.Enclosing);
+    LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex].Code, I);
+  }
+}
+
+void LocalWaits::recordLocalVariable(const clang::FunctionDecl *F, const clang::VarDecl *V, bool Read) {
+  if (!LocalTaskData.count(F)) LocalTaskDataOrder.push_back(F);
+  LocalTaskData[F][V] |= Read;
+}
+
+void LocalWaits::planLocalWaits() {
+  const clang::LangOptions &LO = Ctx.getLangOpts();
+  for (const clang::FunctionDecl *F : LocalTaskDataOrder)
+    for (const ScopeExit &E : scopeExits(F, keys(LocalTaskData[F]), SM)) {
+      std::vector<RegionCode> Regions;
+      std::string Names;
+      for (const clang::VarDecl *V : E.Vars) {
+        RegionCode R;
+        std::string N = V->getNameAsString();
+        R.Base = LO.CPlusPlus ? "__builtin_addressof(" + N + ")" : "&" + N;
+        R.Bytes = "sizeof " + N;
+        Regions.push_back(R);
+        Names += (Names.empty() ? "" : ", ") + N;
+      }
+      // As a free of the locals: every task that uses them finishes,
+      // readers too, and the runtime forgets them (css_release).
+      std::string Wait = genRelease(Regions) + " /* gpuss: tasks use " + Names + " */";
+      SourceLocation Problem;
+      if (E.K == ScopeExit::EndOfBlock) {
+        SourceLocation Brace = llvm::cast<clang::CompoundStmt>(E.Where)->getRBracLoc();
+        if (Brace.isFileID())
+          Plan.Insertions.push_back({Brace, Wait + " "});
+        else
+          Problem = Brace;
+      } else if (E.K == ScopeExit::AfterStatement) {
+        SourceLocation End = clang::Lexer::getLocForEndOfToken(E.Where->getEndLoc(), 0, SM, LO);
+        if (End.isValid() && End.isFileID())
+          Plan.Insertions.push_back({End, " " + Wait});
+        else
+          Problem = E.Where->getEndLoc();
+      } else {
+        SourceLocation Begin = E.Where->getBeginLoc();
+        SourceLocation After =
+            clang::Lexer::findLocationAfterToken(E.Where->getEndLoc(), clang::tok::semi, SM, LO,
+                                                 /*SkipTrailingWhitespaceAndNewLine=*/false);
+        if (Begin.isFileID() && After.isValid() && After.isFileID()) {
+          Plan.Insertions.push_back({Begin, "{ " + Wait + " "});
+          Plan.Insertions.push_back({After, " }"});
+        } else {
+          Problem = Begin;
+        }
+      }
+      if (Problem.isValid()) {
+        AC.error(AC.fileLoc(Problem),
+                 "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
+                 "those tasks at such points, but cannot write the wait into this macro expansion: write "
+                 "'#pragma css wait on(%1)' before it",
+                 F->getNameAsString(), Names);
+        continue;
+      }
+      Plan.UsesRuntime = true;
+    }
+}
+
+} // namespace gpuss

@@ -1,0 +1,410 @@
+//===- RegionBuilder.cpp - The region an item names ------------------------===//
+#include "RegionBuilder.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpuss {
+
+using clang::SourceLocation;
+
+namespace {
+
+std::string paren(const std::string &E) {
+  return "(" + E + ")";
+}
+
+std::string count(const std::string &E) {
+  return "(size_t)(" + E + ")";
+}
+
+/// An extent from a type: a number needs no parentheses.
+std::string countExtent(const std::string &E) {
+  bool Number = !E.empty() && std::all_of(E.begin(), E.end(), [](char C) { return std::isdigit(C); });
+  return Number ? "(size_t)" + E : count(E);
+}
+
+} // namespace
+
+std::string RegionBuilder::extentOf(const clang::ArrayType *AT) const {
+  if (const auto *C = llvm::dyn_cast<clang::ConstantArrayType>(AT))
+    return std::to_string(C->getSize().getZExtValue());
+  if (const auto *V = llvm::dyn_cast<clang::VariableArrayType>(AT))
+    if (const clang::Expr *Size = V->getSizeExpr()) return AC.printExpr(Size);
+  return "";
+}
+
+std::optional<RegionCode> RegionBuilder::buildRegion(const NameScope &S, const Item &Written,
+                                                     const BaseInfo &B) {
+  Sizes.probeSizes(S, Written, B);
+  Item It = Names.qualifiedItem(S, Written);
+  if (It.Deref) return buildDerefRegion(S, It, B);
+  if (It.isClassic()) return buildClassicRegion(S, It, B);
+  return buildShapedRegion(S, It, B);
+}
+
+std::optional<size_t> RegionBuilder::pointerElementDepth(const BaseInfo &B, const Item &It) const {
+  if (!It.isClassic() || It.Deref || !It.Members.empty()) return std::nullopt;
+  clang::QualType T = B.Type;
+  for (size_t J = 0; J < It.Dims.size(); ++J) {
+    if (It.Dims[J].K != Dimension::Extent) return std::nullopt;
+    clang::QualType Elem;
+    if (const clang::ArrayType *AT = Ctx.getAsArrayType(T))
+      Elem = AT->getElementType();
+    else if (T->isPointerType())
+      Elem = T->getPointeeType();
+    else
+      return std::nullopt;
+    if (Elem->isPointerType()) return J + 1;
+    if (!Ctx.getAsArrayType(Elem)) return std::nullopt;
+    T = Elem;
+  }
+  return std::nullopt;
+}
+
+std::optional<RegionCode> RegionBuilder::buildIndirectRegion(const NameScope &S, const Item &Written,
+                                                             const BaseInfo &B) {
+  Item It = Names.qualifiedItem(S, Written);
+  size_t Depth = *pointerElementDepth(B, It);
+  std::string E = B.Name;
+  clang::QualType T = B.Type;
+  for (size_t J = 0; J < Depth; ++J) {
+    E += "[" + It.Dims[J].First.Text + "]";
+    const clang::ArrayType *AT = Ctx.getAsArrayType(T);
+    T = AT ? AT->getElementType() : T->getPointeeType();
+  }
+  if (!hasKnownSize(T->getPointeeType())) {
+    AC.error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')", E,
+             AC.printType(T));
+    return std::nullopt;
+  }
+  BaseInfo Pointer;
+  Pointer.Name = paren(E);
+  Pointer.Type = T;
+  Pointer.Original = T;
+  if (Depth == It.Dims.size()) {
+    RegionCode R;
+    R.Base = Pointer.Name;
+    R.Bytes = "sizeof(*" + Pointer.Name + ")";
+    return R;
+  }
+  Item Rest = It;
+  Rest.Dims.erase(Rest.Dims.begin(), Rest.Dims.begin() + static_cast<long>(Depth));
+  return buildClassicRegion(S, Rest, Pointer);
+}
+
+std::optional<RegionCode> RegionBuilder::buildDerefRegion(const NameScope &S, const Item &It,
+                                                          const BaseInfo &B) {
+  std::string E = B.Name;
+  clang::QualType T = B.Type;
+  for (const Dimension &D : It.Dims) {
+    const clang::ArrayType *AT = Ctx.getAsArrayType(T);
+    if (!AT && !T->isPointerType()) {
+      AC.error(S.Raw->locationOf(D.Offset), "'%0' has no element to subscript (type '%1')", E,
+               AC.printType(T));
+      return std::nullopt;
+    }
+    T = AT ? AT->getElementType() : T->getPointeeType();
+    E = paren(E) + "[" + D.First.Text + "]";
+  }
+  if (!T->isPointerType() && !Ctx.getAsArrayType(T)) {
+    AC.error(S.Raw->locationOf(It.Begin),
+             "'%0': '%1' is not a pointer (type '%2'); '*p' names the object a pointer p points to", It.Text,
+             It.Text.substr(1), AC.printType(T));
+    return std::nullopt;
+  }
+  clang::QualType Pointee =
+      T->isPointerType() ? T->getPointeeType() : Ctx.getAsArrayType(T)->getElementType();
+  if (!hasKnownSize(Pointee)) {
+    AC.error(S.Raw->locationOf(It.Offset), "cannot tell the size of what '%0' points to (type '%1')",
+             It.Text.substr(1), AC.printType(T));
+    return std::nullopt;
+  }
+  RegionCode R;
+  R.Base = It.Dims.empty() ? E : paren(E);
+  R.Bytes = "sizeof(*" + paren(E) + ")";
+  return R;
+}
+
+std::optional<RegionBuilder::TypeShape> RegionBuilder::typeShape(const BaseInfo &B) const {
+  TypeShape Shape;
+  clang::QualType T = B.Type, Elem;
+  if (const clang::ArrayType *AT = Ctx.getAsArrayType(T)) {
+    Shape.Dims.push_back(extentOf(AT));
+    Elem = AT->getElementType();
+  } else if (T->isPointerType()) {
+    const clang::ArrayType *Orig = B.IsParm ? Ctx.getAsArrayType(B.Original) : nullptr;
+    Shape.Dims.push_back(Orig ? extentOf(Orig) : "");
+    Elem = T->getPointeeType();
+  } else {
+    return std::nullopt;
+  }
+  Shape.Depth = 1;
+  while (const clang::ArrayType *AT = Ctx.getAsArrayType(Elem)) {
+    Shape.Dims.push_back(extentOf(AT));
+    Elem = AT->getElementType();
+    ++Shape.Depth;
+  }
+  Shape.Scalar = Elem;
+  return Shape;
+}
+
+std::optional<RegionCode> RegionBuilder::buildShapedRegion(const NameScope &S, const Item &It,
+                                                           const BaseInfo &B) {
+  SourceLocation Loc = S.Raw->locationOf(It.Offset);
+  const std::string &N = B.Name;
+  unsigned FirstPart = It.Shape.empty() ? It.Regions.front().Offset : It.Begin;
+  std::optional<TypeShape> Shape = typeShape(B);
+  if (!Shape) {
+    AC.error(S.Raw->locationOf(FirstPart), "%0 on '%1', which is a scalar of type '%2'",
+             It.Shape.empty() ? "regions '{...}'" : "a shape '[...]'", N, AC.printType(B.Type));
+    return std::nullopt;
+  }
+  if (!hasKnownSize(Shape->Scalar)) {
+    AC.error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
+             AC.printType(B.Type));
+    return std::nullopt;
+  }
+  // The object's dimensions.
+  std::vector<std::string> Dims;
+  if (!It.Shape.empty()) {
+    // OmpSs: [e1]...[ek]p views p, a pointer to T, as a T[e1]...[ek].
+    for (const ExprText &E : It.Shape)
+      Dims.push_back(E.Text);
+    Dims.insert(Dims.end(), Shape->Dims.begin() + 1, Shape->Dims.end());
+  } else {
+    Dims = Shape->Dims;
+    // StarSs dimensions before SMPSs regions: p[n][m]{..}{..} for a
+    // pointer to scalars, a[n]{..}{..} for a pointer to arrays.
+    if (!It.Dims.empty() && Dims.size() == 1)
+      Dims.clear();
+    else if (It.Dims.size() > Dims.size()) {
+      AC.error(S.Raw->locationOf(It.Dims[Dims.size()].Offset),
+               "too many dimensions for '%0' of type '%1', which has %2", N, AC.printType(B.Type),
+               std::to_string(Dims.size()));
+      return std::nullopt;
+    }
+    for (size_t I = 0; I < It.Dims.size(); ++I) {
+      if (I == Dims.size()) Dims.emplace_back();
+      Dims[I] = It.Dims[I].First.Text;
+    }
+  }
+  // The part in each dimension: OmpSs sections after a shape ([i] is one
+  // element), or SMPSs regions; the dimensions not named are whole.
+  const std::vector<Dimension> &Parts = It.Shape.empty() ? It.Regions : It.Dims;
+  if (Parts.size() > Dims.size()) {
+    AC.error(S.Raw->locationOf(Parts[Dims.size()].Offset),
+             "too many parts for '%0', which has %1 dimension(s) here; remove this one, or give '%0' more "
+             "dimensions with a shape, e.g. '[n][m]%0'",
+             N, std::to_string(Dims.size()));
+    return std::nullopt;
+  }
+  struct Part {
+    std::string Lo, Len;
+    bool Whole = false, One = false;
+  };
+  std::vector<Part> P(Dims.size());
+  for (size_t I = 0; I < Dims.size(); ++I) {
+    Part &Q = P[I];
+    Dimension::Kind K = I < Parts.size() ? Parts[I].K : Dimension::Whole;
+    if (K == Dimension::Extent) K = Dimension::Index; // after a shape: one element
+    switch (K) {
+    case Dimension::Whole:
+      Q.Whole = true;
+      Q.Len = Dims[I];
+      if (Dims[I].empty()) {
+        AC.error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : It.Offset),
+                 "cannot tell how many elements '%0' points to (type '%1'): '{}' needs a known extent; give "
+                 "the part, e.g. '%0{0:n}', or a shape, e.g. '[n]%0'",
+                 N, AC.printType(B.Type));
+        return std::nullopt;
+      }
+      break;
+    case Dimension::Index:
+      Q.Lo = Parts[I].First.Text;
+      Q.Len = "1";
+      Q.One = true;
+      break;
+    case Dimension::Length:
+      Q.Lo = Parts[I].First.Text;
+      Q.Len = Parts[I].Second.Text;
+      Q.One = Q.Len == "1";
+      break;
+    case Dimension::Range:
+      Q.Lo = Parts[I].First.Text;
+      Q.Len = paren(Parts[I].Second.Text) + " - " + paren(Parts[I].First.Text) + " + 1";
+      Q.One = Parts[I].First.Text == Parts[I].Second.Text;
+      break;
+    case Dimension::Extent:
+      break;
+    }
+    if (Q.Lo == "0") Q.Lo.clear();
+  }
+  // The innermost dimension that is not whole ends each row; of the
+  // dimensions around it, one at most may name more than one element.
+  size_t Inner = 0;
+  for (size_t I = 0; I < P.size(); ++I)
+    if (!P[I].Whole) Inner = I;
+  std::optional<size_t> Outer;
+  for (size_t I = 0; I < Inner; ++I)
+    if (!P[I].One) {
+      if (Outer) {
+        AC.error(S.Raw->locationOf(I < Parts.size() ? Parts[I].Offset : FirstPart),
+                 "'%0' names a part of more than two dimensions; a task's region is a block of rows (one "
+                 "run of elements, or rows of equal runs at a fixed stride): split it into items of one "
+                 "row index each, or name a larger block",
+                 It.Text);
+        return std::nullopt;
+      }
+      Outer = I;
+    }
+  auto product = [&](size_t From) {
+    std::string Prod;
+    for (size_t J = From; J < Dims.size(); ++J)
+      Prod += count(Dims[J]) + " * ";
+    return Prod;
+  };
+  // One element: *p or (a)[0][0], its address and its size.
+  std::string First = "*" + N, FirstAddress = paren(N);
+  if (Shape->Depth > 1) {
+    First = paren(N);
+    for (unsigned D = 0; D < Shape->Depth; ++D)
+      First += "[0]";
+    FirstAddress = "&" + First;
+  }
+  std::string Elem = "sizeof(" + First + ")";
+  std::string Offset;
+  for (size_t I = 0; I < P.size(); ++I)
+    if (!P[I].Lo.empty()) Offset += (Offset.empty() ? "" : " + ") + product(I + 1) + count(P[I].Lo);
+  RegionCode R;
+  R.Base = Offset.empty() ? N : FirstAddress + " + (" + Offset + ")";
+  std::string RowBytes = (P[Inner].One ? "" : count(P[Inner].Len) + " * ") + product(Inner + 1) + Elem;
+  if (!Outer) {
+    R.Bytes = RowBytes;
+    return R;
+  }
+  R.Base = "(void *)" + paren(R.Base);
+  R.RowBytes = RowBytes;
+  R.Rows = count(P[*Outer].Len);
+  R.Stride = product(*Outer + 1) + Elem;
+  return R;
+}
+
+std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, const Item &It,
+                                                            const BaseInfo &B) {
+  SourceLocation Loc = S.Raw->locationOf(It.Offset);
+  const std::string &N = B.Name;
+  clang::QualType T = B.Type;
+  if (!T->isPointerType() && !T->isArrayType()) {
+    // A variable named at a call site or in `wait on`: the variable itself.
+    if (!It.Dims.empty()) {
+      AC.error(S.Raw->locationOf(It.Dims.front().Offset),
+               "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
+               AC.printType(T));
+      return std::nullopt;
+    }
+    RegionCode R;
+    R.Base = "&" + N;
+    R.Bytes = "sizeof " + N;
+    return R;
+  }
+  clang::QualType Pointee;
+  std::string Whole;
+  if (const clang::ArrayType *AT = Ctx.getAsArrayType(T)) {
+    Pointee = AT->getElementType();
+    if (llvm::isa<clang::ConstantArrayType>(AT) || llvm::isa<clang::VariableArrayType>(AT))
+      Whole = "sizeof " + N;
+  } else {
+    Pointee = T->getPointeeType();
+    // A parameter declared as an array (`double a[4][4]`, `ELM data[n]`,
+    // `block R`): the whole array its type gives.
+    const clang::ArrayType *OrigArray = B.IsParm ? Ctx.getAsArrayType(B.Original) : nullptr;
+    std::string OrigExtent = OrigArray ? extentOf(OrigArray) : "";
+    if (!OrigExtent.empty())
+      Whole = countExtent(OrigExtent) + " * sizeof(*" + N + ")";
+    else if (hasKnownSize(Pointee))
+      Whole = "sizeof(*" + N + ")";
+  }
+  if (!hasKnownSize(Pointee)) {
+    AC.error(Loc, "cannot tell the size of what '%0' points to (type '%1'); use a typed pointer", N,
+             AC.printType(T));
+    return std::nullopt;
+  }
+  RegionCode R;
+  if (It.Dims.empty()) {
+    if (Whole.empty()) {
+      AC.error(Loc, "cannot tell the size of '%0'; give its dimensions, e.g. '%0[n]'", N);
+      return std::nullopt;
+    }
+    R.Base = N;
+    R.Bytes = Whole;
+    return R;
+  }
+  unsigned Rank = 0;
+  for (clang::QualType P = Pointee; const clang::ArrayType *AT = Ctx.getAsArrayType(P);
+       P = AT->getElementType())
+    ++Rank;
+  auto lowAndLength = [](const Dimension &D, std::string &Lo, std::string &Len) {
+    if (D.K == Dimension::Extent) {
+      Lo = "";
+      Len = D.First.Text;
+    } else if (D.K == Dimension::Length) {
+      Lo = D.First.Text;
+      Len = D.Second.Text;
+    } else {
+      Lo = D.First.Text;
+      Len = paren(D.Second.Text) + " - " + paren(D.First.Text) + " + 1";
+    }
+  };
+  if (Rank == 0) {
+    if (!It.hasSection()) {
+      // name[e1][e2]...: e1*e2*... consecutive elements.
+      std::string Bytes;
+      for (const Dimension &D : It.Dims)
+        Bytes += count(D.First.Text) + " * ";
+      R.Base = N;
+      R.Bytes = Bytes + "sizeof(*" + N + ")";
+      return R;
+    }
+    if (It.Dims.size() > 1) {
+      AC.error(S.Raw->locationOf(It.Dims[1].Offset),
+               "sections in more than one dimension need a pointer to arrays, such as 'double (*%0)[N]', "
+               "or a shape, e.g. '[n][m]%0[i;k][j;l]'",
+               N);
+      return std::nullopt;
+    }
+    std::string Lo, Len;
+    lowAndLength(It.Dims[0], Lo, Len);
+    R.Base = paren(N) + " + " + paren(Lo);
+    R.Bytes = count(Len) + " * sizeof(*" + N + ")";
+    return R;
+  }
+  if (It.Dims.size() > Rank + 1) {
+    AC.error(S.Raw->locationOf(It.Dims[Rank + 1].Offset),
+             "too many dimensions for '%0' of type '%1', which has %2", N, AC.printType(T),
+             std::to_string(Rank + 1));
+    return std::nullopt;
+  }
+  for (size_t I = 2; I < It.Dims.size(); ++I)
+    if (It.Dims[I].K != Dimension::Extent) {
+      AC.error(S.Raw->locationOf(It.Dims[I].Offset),
+               "sections are supported in the first two dimensions only; give the full extent here");
+      return std::nullopt;
+    }
+  std::string Lo1, Len1;
+  lowAndLength(It.Dims[0], Lo1, Len1);
+  if (It.Dims.size() < 2 || It.Dims[1].K == Dimension::Extent) {
+    R.Base = Lo1.empty() ? N : paren(N) + " + " + paren(Lo1);
+    R.Bytes = count(Len1) + " * sizeof(*" + N + ")";
+    return R;
+  }
+  std::string Lo2, Len2;
+  lowAndLength(It.Dims[1], Lo2, Len2);
+  R.Base = "(void *)&" + paren(N) + "[" + (Lo1.empty() ? "0" : Lo1) + "][" + Lo2 + "]";
+  R.RowBytes = count(Len2) + " * sizeof(" + paren(N) + "[0][0])";
+  R.Rows = count(Len1);
+  R.Stride = "sizeof(*" + N + ")";
+  return R;
+}
+
+} // namespace gpuss

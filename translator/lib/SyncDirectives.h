@@ -1,0 +1,45 @@
+//===- SyncDirectives.h - barrier, wait on, start and finish ---------------===//
+//
+// Owns the directives that are not tasks: `barrier` (and `taskwait`),
+// `wait on(...)` (and `taskwait on(...)`), `start` and `finish`. Each must
+// stand inside a function body, in the main file or one of the program's
+// own headers (not a system header); it is replaced by its runtime call
+// (CodeGen), `wait on` with the regions of its items (RegionBuilder: a
+// pointer stored in an array is the data it points to). A directive made by
+// a macro together with other code cannot be rewritten, and is reported.
+//
+// Relies on NameLookup, RegionBuilder and AnalysisContext.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GPUSS_TRANSLATOR_SYNCDIRECTIVES_H
+#define GPUSS_TRANSLATOR_SYNCDIRECTIVES_H
+
+#include "AnalysisContext.h"
+#include "NameLookup.h"
+#include "RegionBuilder.h"
+
+namespace gpuss {
+
+class SyncDirectives {
+public:
+  SyncDirectives(AnalysisContext &AC, NameResolver &Names, RegionBuilder &Regions)
+      : AC(AC), SM(AC.SM), Facts(AC.Facts), Plan(AC.Plan), Names(Names), Regions(Regions) {}
+
+  /// Plans the replacement of a barrier, wait, start or finish directive.
+  void handleSync(const ParsedDirective &P);
+
+private:
+  /// The function definition whose body holds L, if any.
+  const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
+
+  AnalysisContext &AC;
+  clang::SourceManager &SM;
+  const ASTFacts &Facts;
+  EditPlan &Plan;
+  NameResolver &Names;
+  RegionBuilder &Regions;
+};
+
+} // namespace gpuss
+
+#endif // GPUSS_TRANSLATOR_SYNCDIRECTIVES_H

@@ -1,0 +1,247 @@
+//===- TaskBlocks.cpp - OmpSs task blocks, outlined into functions ---------===//
+#include "TaskBlocks.h"
+
+#include "CodeGen.h"
+#include "RuntimeSymbols.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gpuss {
+
+using clang::SourceLocation;
+
+void TaskBlocks::addBlock(const ParsedDirective &Task, const ParsedDirective *Target,
+                          const clang::CompoundStmt *Block) {
+  BlockRequest Req;
+  Req.Task = Task;
+  if (Target) Req.Target = *Target;
+  Req.Block = Block;
+  BlockRequests.push_back(std::move(Req));
+}
+
+void TaskBlocks::outlineBlocks() {
+  for (BlockRequest &Req : BlockRequests)
+    outlineBlock(Req);
+}
+
+bool TaskBlocks::inRange(SourceLocation L, const clang::Stmt *Block) const {
+  L = AC.fileLoc(L);
+  SourceLocation B = AC.fileLoc(Block->getBeginLoc()), E = AC.fileLoc(Block->getEndLoc());
+  return SM.getFileID(L) == SM.getFileID(B) && SM.getFileOffset(B) <= SM.getFileOffset(L) &&
+         SM.getFileOffset(L) <= SM.getFileOffset(E);
+}
+
+bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+                           std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
+  if (!S) return true;
+  SourceLocation Loc = AC.fileLoc(S->getBeginLoc());
+  const char *Why = nullptr;
+  if (llvm::isa<clang::ReturnStmt>(S))
+    Why = "returns from the function";
+  else if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::LabelStmt>(S))
+    Why = "has a goto or a label";
+  else if (llvm::isa<clang::BreakStmt, clang::ContinueStmt>(S) && Loops.empty())
+    Why = "leaves it with break or continue";
+  else if (llvm::isa<clang::CXXThisExpr>(S))
+    Why = "uses 'this' (a member function's object)";
+  else if (llvm::isa<clang::CUDAKernelCallExpr>(S))
+    Why = "launches a CUDA kernel";
+  if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why)
+    if (Tasks.CallSiteTasks.count(Call) || (Call->getDirectCallee() && Templates.declaredTaskCalled(Call)))
+      Why = "calls a task";
+  if (Why) {
+    AC.error(
+        Loc,
+        "a task block cannot be outlined into a task when it %0; write the task as a function with a task "
+        "directive, and call it here",
+        Why);
+    return false;
+  }
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S)) {
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+        V && !inRange(V->getLocation(), Block)) {
+      Scan.Refs.push_back(Ref);
+      if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
+    } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
+               !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
+      AC.error(
+          Loc,
+          "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
+          "function with a task directive",
+          Ref->getDecl()->getNameAsString());
+      return false;
+    }
+  }
+  if (llvm::isa<clang::LambdaExpr>(S)) return true;
+  bool Loop =
+      llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::CXXForRangeStmt>(
+          S);
+  if (Loop) Loops.push_back(S);
+  bool Ok = true;
+  for (const clang::Stmt *Child : S->children())
+    Ok &= scanBlock(Child, Block, Loops, Scan);
+  if (Loop) Loops.pop_back();
+  return Ok;
+}
+
+void TaskBlocks::outlineBlock(BlockRequest &Req) {
+  const clang::CompoundStmt *Block = Req.Block;
+  const ParsedDirective *Task = &Req.Task;
+  const ParsedDirective *Target = Req.Target ? &*Req.Target : nullptr;
+  auto Fn = Facts.StmtFunction.find(Block);
+  if (Fn == Facts.StmtFunction.end()) return;
+  const clang::FunctionDecl *F = Fn->second;
+  SourceLocation Loc = AC.fileLoc(Block->getBeginLoc());
+  if (Block->getLBracLoc().isMacroID() || Block->getRBracLoc().isMacroID() || F->isDependentContext() ||
+      (Target && Target->D.Target.Device == DeviceKind::Cuda)) {
+    AC.error(Loc,
+             "this task block cannot be outlined into a task (%0); write the task as a function with a task "
+             "directive, and call it here",
+             F->isDependentContext()                                 ? "it is inside a template"
+             : Target && Target->D.Target.Device == DeviceKind::Cuda ? "a CUDA task must be a function"
+                                                                     : "it is made by a macro");
+    return;
+  }
+  for (const RawDirective &R : Raws)
+    if (inRange(R.Begin, Block)) {
+      AC.error(R.NameLoc,
+               "a directive inside a task block: a task's body does not submit or wait for tasks; write "
+               "the task as a function with a task directive");
+      return;
+    }
+  BlockScan Scan;
+  std::vector<const clang::Stmt *> Loops;
+  for (const clang::Stmt *Child : Block->children())
+    if (!scanBlock(Child, Block, Loops, Scan)) return;
+
+  NameScope Scope;
+  Scope.Raw = Task->Raw;
+  Scope.Enclosing = F;
+  Scope.AtOffset = SM.getFileOffset(Loc);
+  unsigned Line = AC.lineOf(Loc);
+  TaskCode Code;
+  Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
+  Code.HighPriority = Task->D.Task.HighPriority;
+  Code.Clauses = sanitizeComment("#pragma css " + Task->Raw->Text);
+  if (Task->D.Task.HasPriority) {
+    if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return;
+    Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
+  }
+  std::vector<PendingAccess> Pending;
+  if (!Builder.buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
+  for (const PendingAccess &P : Pending)
+    if (!P.Base.Members.empty() || !P.Base.Var) {
+      AC.error(
+          P.Raw->locationOf(P.It->Offset),
+          "'%0' in a task block: name the variables the block uses (members of a struct are not supported "
+          "here); or write the task as a function",
+          P.It->Text);
+      return;
+    }
+
+  // The outlined function's parameters: the variables the clauses name,
+  // through the task's pointers (an object by address, a pointer by
+  // value), and the other locals the block uses, by value.
+  Code.Id = Tasks.uniqueId(F->getNameAsString() + "_l" + std::to_string(Line));
+  Code.Callee = std::string(rt::LocalPrefix) + "block_" + Code.Id;
+  std::vector<std::string> Args;
+  std::map<const clang::VarDecl *, std::string> Renamed;
+  const clang::LangOptions &LO = Ctx.getLangOpts();
+  for (const clang::VarDecl *V : Scan.Vars) {
+    std::string Name = V->getNameAsString();
+    clang::QualType T = V->getType().getNonReferenceType();
+    int Access = -1;
+    for (size_t A = 0; A < Pending.size(); ++A)
+      if (Pending[A].Base.Var == V) {
+        Access = static_cast<int>(A);
+        break;
+      }
+    ParamCode PC;
+    PC.Access = Access;
+    if (Access >= 0 && !T->isPointerType()) {
+      PC.Name = std::string(rt::LocalPrefix) + "p_" + Name;
+      PC.Declarator = AC.genType(Ctx.getPointerType(T), PC.Name);
+      PC.TypeName = AC.genType(Ctx.getPointerType(T));
+      Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
+      Renamed[V] = "(*" + PC.Name + ")";
+      if (V->hasLocalStorage())
+        Locals.recordLocalVariable(F, V, reads(Code.Accesses[static_cast<size_t>(Access)].Dir));
+    } else if (Access >= 0 || V->hasLocalStorage()) {
+      const char *Why = nullptr;
+      if (T->isArrayType())
+        Why = "is an array: name it in a clause, so that the task reaches it";
+      else if (T->isVariablyModifiedType())
+        Why = "has a variable-length type";
+      else if (LO.CPlusPlus && !T.isTriviallyCopyableType(Ctx))
+        Why = "is not trivially copyable, so it cannot be copied into the task";
+      else if (const clang::TagDecl *Tag = T->getAsTagDecl();
+               Tag && Tag->getDeclContext()->isFunctionOrMethod())
+        Why = "has a type local to the function, which the outlined task cannot name";
+      else if (V->hasLocalStorage() && V->getParentFunctionOrMethod() != F)
+        Why = "belongs to a lambda or block around the task block";
+      if (Why) {
+        AC.error(AC.fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
+                 std::to_string(Line), Why);
+        return;
+      }
+      PC.Name = Name;
+      PC.Declarator = AC.genType(T.getUnqualifiedType(), Name);
+      PC.TypeName = AC.genType(T.getUnqualifiedType());
+      Args.push_back(Name);
+    } else {
+      if (!T.isConstQualified())
+        AC.warning(
+            AC.fileLoc(V->getLocation()),
+            "'%0' is used in the task block at line %1 and no clause names it: the task uses it in place, "
+            "unordered with the other tasks and not on a device; name it in a clause",
+            Name, std::to_string(Line));
+      continue;
+    }
+    Code.Params.push_back(PC);
+  }
+
+  // The block's text, its variables named through the parameters.
+  clang::CharSourceRange Range = clang::CharSourceRange::getTokenRange(Block->getSourceRange());
+  std::string Text;
+  unsigned At = SM.getFileOffset(AC.fileLoc(Block->getLBracLoc()));
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
+  for (const clang::DeclRefExpr *Ref : Scan.Refs) {
+    auto It = Renamed.find(llvm::cast<clang::VarDecl>(Ref->getDecl()));
+    if (It == Renamed.end()) continue;
+    if (Ref->getLocation().isMacroID()) {
+      AC.error(AC.fileLoc(Ref->getLocation()),
+               "'%0', which a clause of the task block names, is used inside a macro here; the outlined task "
+               "reaches it through a pointer and cannot rewrite the macro",
+               Ref->getDecl()->getNameAsString());
+      return;
+    }
+    unsigned Off = SM.getFileOffset(Ref->getLocation());
+    Text += Buffer.slice(At, Off).str() + It->second;
+    At = Off + static_cast<unsigned>(Ref->getDecl()->getName().size());
+  }
+  unsigned EndOff = SM.getFileOffset(AC.fileLoc(Block->getRBracLoc())) + 1;
+  Text += Buffer.slice(At, EndOff).str();
+  std::string Params;
+  for (const ParamCode &P : Code.Params)
+    Params += (Params.empty() ? "" : ", ") + P.Declarator;
+  Code.Outlined = "static void " + Code.Callee + "(" + (Params.empty() ? std::string("void") : Params) +
+                  ")\n" + genLineDirective(Line, AC.fileName(Loc)) + Text + "\n";
+  if (Code.Params.empty()) Args.clear();
+  Code.Pin = AC.pinOf(*Task->Raw);
+
+  size_t Index = Tasks.add(Code, Task->Raw, nullptr);
+  CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
+  Calls.emitSupport(Index, Site, false);
+  std::string Submit = genCallSiteSubmit(Tasks[Index].Code, Args, AC.fileName(Loc), Line, AC.Opts) + ";\n" +
+                       genLineDirective(AC.lineOf(Block->getRBracLoc()), AC.fileName(Loc));
+  Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
+  Plan.UsesRuntime = true;
+  AC.commentOut(Task, Target);
+}
+
+} // namespace gpuss

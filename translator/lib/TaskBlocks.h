@@ -1,0 +1,91 @@
+//===- TaskBlocks.h - OmpSs task blocks, outlined into functions -----------===//
+//
+// Owns the task directives that stand before a block `{ ... }` (OmpSs
+// inline tasks). After every directive has been attached, each block is
+// outlined into a static function written before the task's support code:
+// the variables its clauses name become pointer parameters (the block's
+// uses rewritten through them), the other locals it uses are passed by
+// value, and the block becomes the task's submit. Blocks that an outlined
+// function cannot reproduce are reported (return, goto, break out of the
+// block, `this`, class members, kernel launches, calls of tasks, directives
+// inside, blocks in templates or made by macros, CUDA targets), and so are
+// unnamed variables it cannot copy; unnamed ones it can are warned about.
+//
+// Relies on TaskBuilder (the accesses), CallSites (the support code),
+// LocalWaits (the locals it reaches), NameLookup, TaskRegistry, Templates
+// and AnalysisContext.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GPUSS_TRANSLATOR_TASKBLOCKS_H
+#define GPUSS_TRANSLATOR_TASKBLOCKS_H
+
+#include "AnalysisContext.h"
+#include "CallSites.h"
+#include "LocalWaits.h"
+#include "NameLookup.h"
+#include "TaskBuilder.h"
+#include "TaskRegistry.h"
+#include "Templates.h"
+
+#include <optional>
+#include <vector>
+
+namespace gpuss {
+
+class TaskBlocks {
+public:
+  TaskBlocks(AnalysisContext &AC, NameResolver &Names, TaskBuilder &Builder, TaskRegistry &Tasks,
+             TemplateSupport &Templates, CallSites &Calls, LocalWaits &Locals)
+      : AC(AC), Ctx(AC.Ctx), SM(AC.SM), Raws(AC.Raws), Facts(AC.Facts), Plan(AC.Plan), Names(Names),
+        Builder(Builder), Tasks(Tasks), Templates(Templates), Calls(Calls), Locals(Locals) {}
+
+  /// A task directive (and its target) before Block: outlined by
+  /// outlineBlocks().
+  void addBlock(const ParsedDirective &Task, const ParsedDirective *Target, const clang::CompoundStmt *Block);
+
+  /// Outlines the blocks, once every directive is read (a call inside a
+  /// block must not be a task).
+  void outlineBlocks();
+
+private:
+  /// OmpSs: a task directive before a compound statement `{ ... }`. Outlined
+  /// after every directive is read (a call inside the block must not be a
+  /// task).
+  struct BlockRequest {
+    ParsedDirective Task;
+    std::optional<ParsedDirective> Target;
+    const clang::CompoundStmt *Block = nullptr;
+  };
+
+  /// What a block does that an outlined function cannot, and the variables
+  /// it uses from around it (first use first).
+  struct BlockScan {
+    std::vector<const clang::DeclRefExpr *> Refs;
+    std::vector<const clang::VarDecl *> Vars;
+  };
+
+  bool inRange(clang::SourceLocation L, const clang::Stmt *Block) const;
+
+  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+                 std::vector<const clang::Stmt *> &Loops, BlockScan &Scan);
+
+  void outlineBlock(BlockRequest &Req);
+
+  AnalysisContext &AC;
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  const std::vector<RawDirective> &Raws;
+  const ASTFacts &Facts;
+  EditPlan &Plan;
+  NameResolver &Names;
+  TaskBuilder &Builder;
+  TaskRegistry &Tasks;
+  TemplateSupport &Templates;
+  CallSites &Calls;
+  LocalWaits &Locals;
+  std::vector<BlockRequest> BlockRequests;
+};
+
+} // namespace gpuss
+
+#endif // GPUSS_TRANSLATOR_TASKBLOCKS_H
