@@ -6,45 +6,22 @@
 // Replica per memory space (space 0 is the host, 1.. are accelerators).
 //
 // Immutable fields (id, shape, host) are set by the master at creation and
-// read by anyone. Replica state and `dirty_space` belong to the helper thread
-// (the directory owner) alone.
+// read by anyone. Replica state (Coherence.hpp) and `dirty_space` belong to
+// the helper thread (the directory owner) alone.
 #pragma once
 
+#include "Coherence.hpp"
 #include "Region.hpp"
 
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <vector>
 
 namespace gpuss {
 
 struct DataObject;
-
-// Device memory reserved in an accelerator's pool: a replica's bytes, and
-// around them the guard zones of CSS_DEVICE_GUARD (none by default).
-struct DeviceBlock {
-  std::size_t offset = 0;       // of the reservation in the pool
-  std::size_t bytes = 0;        // reserved, guard zones included
-  std::byte *address = nullptr; // where the replica starts (host-addressable for simulated devices)
-  std::size_t usable = 0;       // bytes from `address` the replica may use
-  explicit operator bool() const { return address != nullptr; }
-};
-
-struct Replica {
-  bool valid = false;                  // holds the current value (once `filling` ends)
-  bool filling = false;                // a transfer into this replica is in flight
-  std::uint32_t readers_in_flight = 0; // transfers reading this replica are in flight
-  std::uint32_t task_pins = 0;         // staged or running tasks use this replica
-  bool drop_when_unpinned = false;     // invalidated while in use: freed once the last user is done
-  DeviceBlock block;                   // accelerators only
-  std::list<DataObject *>::iterator lru_position; // in the device cache's LRU list
-  bool in_lru = false;
-
-  bool pinned() const { return task_pins > 0 || readers_in_flight > 0 || filling; }
-};
 
 // One Replica per memory space. Most runs have the host and at most a few
 // GPUs, so the first few live inline: an object costs one allocation fewer.

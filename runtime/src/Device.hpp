@@ -1,16 +1,20 @@
-// Device: an accelerator as the runtime sees it: a memory space with a pool,
-// a worker thread that runs staged tasks, and a copy engine.
+// Device: an accelerator as the runtime sees it: a memory space with a pool
+// (a MemoryNode to the directory), a worker thread that runs staged tasks,
+// and a copy engine.
 //
-// The helper decides what moves where (Directory, SoftwareCache); a device's
-// own worker performs every operation that touches that device, so only that
-// thread makes its CUDA calls. Three implementations: SimDevice (memory in
+// The directory decides what moves where (Directory, SoftwareCache), and the
+// helper alone sends a device its commands; a device's own worker performs
+// every operation that touches that device, so only that thread makes its
+// CUDA calls. Three implementations: SimDevice (memory in
 // the host, synchronous copies, host task bodies), ModelDevice (no data:
 // time from a model, CSS_SIM_MODEL) and CudaDevice.
 #pragma once
 
 #include "DataObject.hpp"
+#include "MemoryNode.hpp"
 #include "Queues.hpp"
 #include "Task.hpp"
+#include "Transfer.hpp"
 
 #include <atomic>
 #include <functional>
@@ -24,39 +28,6 @@ struct Stats;
 class Trace;
 class NestedTasks;
 
-// One copy of an object's bytes from one memory space to another.
-//
-// An object of one region is copied whole. An object of several regions
-// (DataObject::parts) is copied region by region, each at its offset: into a
-// device, the regions its tasks read (a fetch or a load); into the host, the
-// regions they write (a write-back). The bytes between its regions belong to
-// other data, which a copy must neither read stale nor overwrite.
-struct Transfer {
-  DataObjectRef object;
-  int from_space = 0;
-  int to_space = 0;
-  std::byte *source = nullptr;      // address of the object's first byte in from_space
-  std::byte *destination = nullptr; // likewise in to_space
-  std::uint64_t version = 0;        // the object's value it copies (DataObject::version)
-
-  // Calls fn(offset, shape) for each region to copy, `offset` bytes after
-  // the object's first byte.
-  template <typename Fn> void for_each_piece(Fn fn) const {
-    if (!object->has_parts()) {
-      fn(std::size_t{0}, object->shape);
-      return;
-    }
-    const bool write_back = to_space == 0;
-    for (const ObjectPart &part : object->parts)
-      if (write_back ? part.written : part.fetched) fn(part.region.base - object->shape.base, part.region);
-  }
-  std::uint64_t payload_bytes() const {
-    std::uint64_t bytes = 0;
-    for_each_piece([&](std::size_t, const Region &shape) { bytes += shape.payload_bytes(); });
-    return bytes;
-  }
-};
-
 // What the helper sends a device worker.
 struct DeviceCommand {
   TaskRef task;                  // null for a transfer-only command
@@ -69,14 +40,6 @@ struct DeviceCommand {
   // engine: it is in order, so a task staged after a load finds the value
   // there without waiting for the load's completion to be reported.
   bool is_load() const { return !task && !before.empty() && before.front().to_space != 0; }
-};
-
-// What a worker reports back to the helper.
-struct Completion {
-  TaskRef task;  // null for transfer-only commands
-  int space = 0; // where it ran
-  std::vector<Transfer> transfers;
-  bool released = false; // the worker already released the task's successors (DirectRelease)
 };
 
 // Where a worker reports, and the runtime services it may use.
@@ -102,25 +65,17 @@ struct WorkerContext {
   void report_done(DeviceCommand &command, int space) const;
 };
 
-// The bytes a list of transfers moves.
-std::uint64_t payload_bytes(const std::vector<Transfer> &transfers);
-
 enum class DeviceKind { Simulated, Cuda };
 
-class Device {
+class Device : public MemoryNode {
 public:
-  virtual ~Device() = default;
-
   int space() const { return space_; }
   int index() const { return space_ - 1; }
   virtual DeviceKind kind() const = 0;
-  virtual std::string name() const = 0;
   // Bytes of device memory, for percentages in CSS_GPU_MEMORY.
   virtual std::size_t total_memory() const = 0;
   // Estimated bandwidth, bytes per second, of a copy from `from_space`.
   virtual double bandwidth_from(int from_space) const = 0;
-  // Whether this device can read another device's memory directly.
-  virtual bool can_copy_from_device(int from_space) const = 0;
 
   // Starts the worker thread, which allocates `pool_bytes` of device memory.
   // Returns once the pool exists; pool_base() is then valid.
@@ -132,13 +87,6 @@ public:
   // Helper thread: hand a command to the worker.
   virtual void submit(DeviceCommand command) = 0;
 
-  // Helper thread: a replica now lives in `block`, or no longer does.
-  // Simulated devices fill it with a poison pattern so that a stale read
-  // shows up in tests, and check its guard zones (CSS_DEVICE_GUARD) after
-  // every task; CUDA devices tell compute-sanitizer which parts of the pool
-  // are in use (NVTX), so that an access outside every replica is reported.
-  virtual void block_allocated(const DeviceBlock &) {}
-  virtual void block_released(const DeviceBlock &) {}
 
 protected:
   explicit Device(int space) : space_(space) {}

@@ -7,6 +7,27 @@
 
 namespace gpuss {
 
+const char *to_string(ReplicaState state) {
+  switch (state) {
+  case ReplicaState::Absent:
+    return "absent";
+  case ReplicaState::Valid:
+    return "valid";
+  case ReplicaState::Filling:
+    return "filling";
+  case ReplicaState::Outdated:
+    return "outdated";
+  case ReplicaState::Stale:
+    return "stale";
+  }
+  return "?";
+}
+
+void coherence_violation(const char *transition, ReplicaState state) {
+  fatal(std::string("coherence: transition '") + transition + "' from state '" + to_string(state) +
+        "' (a runtime bug; please report it)");
+}
+
 namespace {
 
 const Region &shape_of(DataObject *const &object) {
@@ -39,16 +60,16 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 
 } // namespace
 
-Directory::Directory(CachePolicy policy, std::vector<Device *> devices,
+Directory::Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
                      std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-                     PageLocks *page_locks)
-    : policy_(policy), devices_(std::move(devices)), page_locks_(page_locks), caches_(std::move(caches)),
-      objects_(objects), stats_(stats), write_backs_in_flight_(devices_.size() + 1, 0) {}
+                     PageLocks *page_locks, bool clean_while_idle)
+    : policy_(policy), clean_while_idle_(clean_while_idle), nodes_(std::move(nodes)), page_locks_(page_locks),
+      caches_(std::move(caches)), objects_(objects), stats_(stats), write_backs_in_flight_(nodes_.size() + 1, 0) {}
 
 Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) const {
   FetchEstimate estimate;
   for (const ObjectUse &use : uses_of(task, space)) {
-    if (!use.reads || use.object->replicas[space].valid) continue;
+    if (!use.reads || use.object->replicas[space].holds_value()) continue;
     estimate.bytes += fetch_bytes(*use.object);
     if (use.writes) estimate.written_bytes += fetch_bytes(*use.object);
   }
@@ -57,11 +78,11 @@ Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) 
 
 Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
   Replica &source = object->replicas[from], &destination = object->replicas[to];
-  ++source.readers_in_flight;
-  destination.filling = true;
+  source.add_reader();
+  destination.begin_fill();
   ++transfers_in_flight_;
   auto address = [&](int space, const Replica &replica) {
-    return space == 0 ? object->host : replica.block.address;
+    return space == 0 ? object->host : replica.storage().address;
   };
   Transfer transfer{object, from, to, address(from, source), address(to, destination), object->version};
   stats_.count_transfer(from, to, transfer.payload_bytes());
@@ -70,9 +91,8 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
 
 void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
   Replica &replica = object.replicas[space];
-  replica.block = block;
-  device(space).block_allocated(replica.block);
-  replica.valid = true;
+  replica.attach(block);
+  device(space).block_allocated(block);
   cache(space).insert(object);
   if (!object.renamed && !object.in_alias_index) {
     aliases_.insert(object.shape, &object);
@@ -81,9 +101,7 @@ void Directory::install_replica(DataObject &object, int space, DeviceBlock block
 }
 
 void Directory::issue(Transfer transfer, int executing_space) {
-  DeviceCommand command;
-  command.before.push_back(std::move(transfer));
-  device(executing_space).submit(std::move(command));
+  outbox_.push_back(CopyOrder{std::move(transfer), executing_space});
 }
 
 Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int space, std::size_t keep_free) {
@@ -92,10 +110,10 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
   // is not there yet. An object overlapping another with device copies is
   // left to plan(), which keeps aliases coherent.
   Replica &host = object->replicas[0];
-  if (object->renamed || object->has_parts() || object->dirty_space != 0 || !host.valid || host.filling)
+  if (object->renamed || object->has_parts() || object->dirty_space != 0 || host.state() != ReplicaState::Valid)
     return LoadOutcome::NotNeeded;
   for (std::size_t other = 1; other < object->replicas.size(); ++other)
-    if (object->replicas[other].valid || object->replicas[other].block) return LoadOutcome::NotNeeded;
+    if (object->replicas[other].state() != ReplicaState::Absent) return LoadOutcome::NotNeeded;
   bool aliased = false;
   aliases_.for_each_overlapping(object->shape, shape_of, [&](DataObject *&other) {
     aliased |= other != object.get() && other->overlaps(*object);
@@ -120,7 +138,7 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
 void Directory::write_back(DataObject &object) {
   int from = object.dirty_space;
   if (from == 0) return; // the host is up to date, or a write-back is already on its way
-  if (!object.replicas[from].block)
+  if (!object.replicas[from].storage())
     fatal("directory: object " + std::to_string(object.id) + " is dirty in space " + std::to_string(from) +
           " without a block there");
   DataObjectRef alive = object.weak_from_this().lock(); // until the copy ends
@@ -131,8 +149,7 @@ void Directory::write_back(DataObject &object) {
     object.dirty_space = 0;
     return;
   }
-  Transfer transfer = start_copy(alive, from, 0);
-  object.replicas[0].valid = true;
+  Transfer transfer = start_copy(alive, from, 0); // the host is Filling: it holds the value from now on
   object.dirty_space = 0;
   ++write_backs_in_flight_[from];
   issue(std::move(transfer), from);
@@ -165,11 +182,11 @@ void Directory::drop_replica(DataObject &object, int space) {
     fatal("directory: dropping the only current copy of object " + std::to_string(object.id) + " in space " +
           std::to_string(space));
   cache(space).remove(object);
-  if (replica.block) {
-    device(space).block_released(replica.block);
-    cache(space).pool().release(replica.block);
+  if (const DeviceBlock block = replica.storage()) {
+    device(space).block_released(block);
+    cache(space).pool().release(block);
   }
-  replica = Replica{};
+  replica.release_storage();
 }
 
 bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) {
@@ -190,11 +207,11 @@ bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) 
       write_back(*other);
       blocked = true;
     }
-    if (other->replicas[0].filling) blocked = true;
+    if (other->replicas[0].filling()) blocked = true;
     if (!overwritten) return;
     for (std::size_t space = 1; space < other->replicas.size(); ++space) {
       Replica &replica = other->replicas[space];
-      if (!replica.valid && !replica.block) continue;
+      if (replica.state() == ReplicaState::Absent) continue;
       if (replica.pinned())
         blocked = true;
       else
@@ -235,8 +252,8 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       for (std::size_t other = 0; other < use.object->replicas.size(); ++other) {
         const Replica &replica = use.object->replicas[other];
         if (static_cast<int>(other) == space) {
-          if (replica.readers_in_flight > 0 || (space == 0 && replica.filling)) blocked = true;
-        } else if (other == 0 ? replica.filling || replica.readers_in_flight > 0 : replica.pinned()) {
+          if (replica.readers_in_flight() > 0 || (space == 0 && replica.filling())) blocked = true;
+        } else if (other == 0 ? replica.filling() || replica.readers_in_flight() > 0 : replica.pinned()) {
           blocked = true;
         }
       }
@@ -246,9 +263,9 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   if (space == 0) {
     for (ObjectUse &use : uses) {
       Replica &host = use.object->replicas[0];
-      if (host.filling)
+      if (host.filling())
         blocked = true;
-      else if (use.reads && !host.valid && use.object->dirty_space != 0) {
+      else if (use.reads && !host.holds_value() && use.object->dirty_space != 0) {
         write_back(*use.object);
         blocked = true;
       }
@@ -265,13 +282,13 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     total += cache(space).pool().footprint(object.storage_bytes());
     // Being evicted from here: its replica (and block) is busy until the
     // write-back ends; then it is fetched again like any other.
-    if (object.replicas[space].drop_when_unpinned) blocked = true;
-    if (object.replicas[space].valid || !use.reads) continue;
+    if (object.replicas[space].doomed()) blocked = true;
+    if (object.replicas[space].holds_value() || !use.reads) continue;
     int source = object.dirty_space;
     if (source != 0 && !device(space).can_copy_from_device(source)) {
       write_back(object); // through the host, then
       blocked = true;
-    } else if (object.replicas[source].filling) {
+    } else if (object.replicas[source].filling()) {
       blocked = true;
     }
   }
@@ -284,13 +301,13 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
 
   // Pin what is already there so that making room cannot evict it.
   for (ObjectUse &use : uses)
-    if (use.object->replicas[space].valid) ++use.object->replicas[space].task_pins;
+    if (use.object->replicas[space].holds_value()) use.object->replicas[space].pin_for_task();
 
   std::vector<std::pair<DataObject *, DeviceBlock>> allocated;
   bool waiting = false;
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
-    if (object.replicas[space].valid) continue;
+    if (object.replicas[space].holds_value()) continue;
     std::size_t bytes = object.storage_bytes();
     std::optional<DeviceBlock> block = cache(space).pool().allocate(bytes);
     if (!block && make_room(space, bytes, waiting)) block = cache(space).pool().allocate(bytes);
@@ -298,7 +315,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       for (auto &[owner, got] : allocated)
         cache(space).pool().release(got);
       for (ObjectUse &undo : uses)
-        if (undo.object->replicas[space].valid) --undo.object->replicas[space].task_pins;
+        if (undo.object->replicas[space].holds_value()) undo.object->replicas[space].unpin_for_task();
       return PlanOutcome::Blocked;
     }
     allocated.emplace_back(&object, *block);
@@ -316,10 +333,10 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       continue;
     }
     install_replica(object, space, fresh->second);
-    replica.task_pins = 1;
+    replica.pin_for_task();
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
-    if (use.reads && object.replicas[source].valid) {
+    if (use.reads && object.replicas[source].holds_value()) {
       Stats::add(stats_.cache_misses, 1);
       plan.before.push_back(start_copy(use.object, source, space));
     }
@@ -328,21 +345,27 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     for (ObjectUse &use : uses) {
       if (!use.copy_out) continue;
       Replica &replica = use.object->replicas[space];
-      ++replica.readers_in_flight;
+      replica.add_reader();
       ++transfers_in_flight_;
       // It copies the value this task writes: the object's next version.
+      // The host does not begin filling: the value does not exist yet, and
+      // the host copy goes Absent when the task is dispatched (claim_writes).
       Transfer transfer{
-          use.object, space, 0, replica.block.address, use.object->host, use.object->version + 1};
+          use.object, space, 0, replica.storage().address, use.object->host, use.object->version + 1};
       stats_.count_transfer(space, 0, transfer.payload_bytes());
       plan.after.push_back(std::move(transfer));
     }
   }
   claim_writes(uses, space);
+#ifdef GPUSS_CHECK_INVARIANTS
+  for (const ObjectUse &use : uses)
+    check(*use.object);
+#endif
   plan.addresses.clear();
   for (const BoundAccess &access : task.accesses) {
     const DataObject *object = access.object.get();
     plan.addresses.push_back(
-        object ? object->replicas[space].block.address + (access.region.base - object->shape.base) : nullptr);
+        object ? object->replicas[space].storage().address + (access.region.base - object->shape.base) : nullptr);
   }
   return PlanOutcome::Ready;
 }
@@ -354,8 +377,8 @@ int Directory::clean_peer_source(const DataObject &object, int space) const {
   // share, to data that is only in host memory.
   for (std::size_t other = 1; other < object.replicas.size(); ++other) {
     const Replica &replica = object.replicas[other];
-    if (static_cast<int>(other) != space && replica.valid && !replica.filling &&
-        !replica.drop_when_unpinned && device(space).can_copy_from_device(static_cast<int>(other)))
+    if (static_cast<int>(other) != space && replica.state() == ReplicaState::Valid &&
+        device(space).can_copy_from_device(static_cast<int>(other)))
       return static_cast<int>(other);
   }
   return 0;
@@ -372,7 +395,7 @@ void Directory::claim_writes(const std::vector<ObjectUse> &uses, int space) {
     for (std::size_t other = 0; other < object.replicas.size(); ++other) {
       if (static_cast<int>(other) == space) continue;
       if (other == 0)
-        object.replicas[0].valid = false;
+        object.replicas[0].supersede();
       else
         invalidate_replica(object, static_cast<int>(other));
     }
@@ -381,11 +404,10 @@ void Directory::claim_writes(const std::vector<ObjectUse> &uses, int space) {
 
 void Directory::invalidate_replica(DataObject &object, int space) {
   Replica &replica = object.replicas[space];
-  if (!replica.valid && !replica.block) return;
+  if (replica.state() == ReplicaState::Absent) return;
   if (replica.pinned()) {
     // In use (the source of a copy, say): unusable now, freed when released.
-    replica.valid = false;
-    replica.drop_when_unpinned = true;
+    replica.supersede();
     cache(space).remove(object);
   } else {
     drop_replica(object, space);
@@ -394,7 +416,7 @@ void Directory::invalidate_replica(DataObject &object, int space) {
 
 bool Directory::drop_if_released(DataObject &object, int space) {
   Replica &replica = object.replicas[space];
-  if (space == 0 || !replica.drop_when_unpinned || replica.pinned()) return false;
+  if (space == 0 || !replica.doomed() || replica.pinned()) return false;
   drop_replica(object, space);
   return true;
 }
@@ -411,15 +433,16 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   if (transfer.to_space == 0 && transfer.from_space != 0 && write_backs_in_flight_[transfer.from_space] > 0)
     --write_backs_in_flight_[transfer.from_space];
   Replica &destination = object.replicas[transfer.to_space];
-  destination.filling = false;
   // A replica invalidated while it filled (a load, when a barrier then
   // forgot device copies) holds an obsolete value: it is freed, not used;
-  // so is a copy home of a value a task has since replaced.
+  // so is a copy home of a value a task has since replaced. A device's
+  // fetch is always of the value it is to hold: the task that uses it may
+  // have written a newer one already (its completion comes first).
   const bool current = transfer.version == object.version;
-  if (!destination.drop_when_unpinned && (transfer.to_space != 0 || current)) destination.valid = true;
+  destination.land(transfer.to_space != 0 || current);
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
   Replica &source = object.replicas[transfer.from_space];
-  if (source.readers_in_flight > 0) --source.readers_in_flight;
+  source.remove_reader();
   drop_if_released(object, transfer.from_space);
   drop_if_released(object, transfer.to_space);
 }
@@ -428,17 +451,60 @@ void Directory::on_task_complete(Task &task, int space) {
   std::vector<ObjectUse> uses = uses_of(task, space);
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
-    if (space != 0 && object.replicas[space].task_pins > 0) --object.replicas[space].task_pins;
+    if (space != 0 && object.replicas[space].task_pins() > 0) object.replicas[space].unpin_for_task();
     if (drop_if_released(object, space)) continue;
     if (!use.writes) continue;
     // Write-invalidate: the other copies were invalidated when the task was
     // dispatched (claim_writes); the executing space holds the value now.
     // A copy home that started before (none should) carries an older value:
     // its end must not make the host current again (on_transfer_complete).
-    object.replicas[space].valid = true;
-    if (space != 0) object.replicas[0].valid = false;
+    object.replicas[space].record_write();
+    if (space != 0) object.replicas[0].supersede();
     object.dirty_space = space;
     ++object.version;
+  }
+}
+
+void Directory::complete(const Completion &completion) {
+  if (completion.task) on_task_complete(*completion.task, completion.space);
+  for (const Transfer &transfer : completion.transfers)
+    on_transfer_complete(transfer);
+  if (completion.task) {
+    release_after_task(*completion.task, completion.space);
+    if (clean_while_idle_) clean_while_idle(completion.space);
+  }
+#ifdef GPUSS_CHECK_INVARIANTS
+  if (completion.task)
+    for (const BoundAccess &access : completion.task->accesses)
+      if (access.object) check(*access.object);
+  for (const Transfer &transfer : completion.transfers)
+    check(*transfer.object);
+#endif
+}
+
+void Directory::check(const DataObject &object) const {
+  // The rules between operations. A violation is a directory bug that would
+  // show later as a stale value read or a copy lost: stop at once, naming it.
+  auto fail = [&](const std::string &rule) {
+    std::string states;
+    for (std::size_t space = 0; space < object.replicas.size(); ++space)
+      states += " space " + std::to_string(space) + ": " + to_string(object.replicas[space].state());
+    fatal("directory invariant broken for object " + std::to_string(object.id) + ": " + rule + " (dirty_space " +
+          std::to_string(object.dirty_space) + ";" + states + ")");
+  };
+  const int dirty = object.dirty_space;
+  if (dirty != 0) {
+    // The value exists only in the dirty space (or arrives there first).
+    if (!object.replicas[dirty].holds_value()) fail("the dirty space does not hold the value");
+    if (object.replicas[0].holds_value()) fail("the host holds a value that a device has made obsolete");
+  }
+  for (std::size_t space = 1; space < object.replicas.size(); ++space) {
+    const Replica &replica = object.replicas[space];
+    const bool stored = static_cast<bool>(replica.storage());
+    if ((replica.state() == ReplicaState::Absent) == stored) fail("device storage and state disagree");
+    if (replica.state() == ReplicaState::Stale && !replica.pinned()) fail("a stale replica nobody uses is kept");
+    const bool listed = cache(static_cast<int>(space)).contains(object);
+    if (listed != replica.holds_value()) fail("the cache lists a replica without the value, or misses one");
   }
 }
 
@@ -454,7 +520,7 @@ bool Directory::flush_to_host(const std::vector<DataObjectRef> &objects) {
   bool done = true;
   for (const DataObjectRef &object : objects) {
     if (object->dirty_space != 0) write_back(*object);
-    if (object->dirty_space != 0 || object->replicas[0].filling) done = false;
+    if (object->dirty_space != 0 || object->replicas[0].filling()) done = false;
   }
   return done;
 }
@@ -466,7 +532,7 @@ void Directory::retire(DataObject *object) {
     fatal("directory: user memory of object " + std::to_string(object->id) + " retired while stale");
   object->dirty_space = 0;
   for (std::size_t space = 1; space < object->replicas.size(); ++space)
-    if (object->replicas[space].block || object->replicas[space].in_lru)
+    if (object->replicas[space].state() != ReplicaState::Absent || cache(static_cast<int>(space)).contains(*object))
       drop_replica(*object, static_cast<int>(space));
   if (object->in_alias_index) {
     auto [first, last] = aliases_.entries().equal_range(object->shape.base);

@@ -2,7 +2,13 @@
 // copy is dirty, and what must move for a task to run in a given space.
 //
 // Owned by the helper thread (paper, section 4.3); nothing else reads or
-// writes replica state. The coherence policy (CSS_CACHE_POLICY) decides what
+// writes replica state. The directory decides and the helper acts: the
+// copies it decides on outside a task's plan (write-backs, loads ahead) wait
+// in its outbox until the helper takes them (take_copy_orders) and sends
+// them, so that devices have one sender. It knows devices only as memory
+// nodes (MemoryNode.hpp), and replicas change state only through the
+// transitions of Coherence.hpp; with GPUSS_CHECK_INVARIANTS every object it
+// touches is checked against the rules below after each operation. The coherence policy (CSS_CACHE_POLICY) decides what
 // happens after a task writes on an accelerator:
 //   nocache  write back at once and free the device copies the task used
 //   wt       write back at once (write-through); other copies are invalidated
@@ -12,17 +18,20 @@
 #pragma once
 
 #include "Config.hpp"
-#include "Device.hpp"
 #include "IntervalIndex.hpp"
+#include "MemoryNode.hpp"
 #include "Renaming.hpp"
 #include "SoftwareCache.hpp"
+#include "Transfer.hpp"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace gpuss {
 
 struct Stats;
+class PageLocks;
 
 // What the worker needs to run a task: where each access lives, and the
 // copies before and after.
@@ -45,13 +54,21 @@ enum class PlanOutcome {
   Blocked // data is on its way (or room is being made); try again later
 };
 
+// A copy the directory decided on outside a task's plan, for the worker of
+// `executing_space` (the space that reads or writes device memory in it).
+struct CopyOrder {
+  Transfer transfer;
+  int executing_space = 0;
+};
+
 class Directory {
 public:
-  // `page_locks` (null without page-locking) is told before the host memory
-  // of a renamed buffer is freed.
-  Directory(CachePolicy policy, std::vector<Device *> devices,
+  // `nodes[space - 1]` is accelerator `space`. `page_locks` (null without
+  // page-locking) is told before the host memory of a renamed buffer is
+  // freed. `clean_while_idle`: CSS_WB_CLEAN.
+  Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
             std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-            PageLocks *page_locks);
+            PageLocks *page_locks, bool clean_while_idle = false);
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
@@ -73,15 +90,13 @@ public:
   };
   FetchEstimate estimate_fetch(const Task &task, int space) const;
 
-  // After a task ran in `space`: unpin, and make its writes the only
-  // current copies. Its transfers are reported separately, after this.
-  void on_task_complete(Task &task, int space);
-  // wb: start write-backs of idle dirty copies on `space` while its
-  // device-to-host engine has nothing to do.
-  void clean_while_idle(int space);
-  // nocache: free the device copies a finished task used.
-  void release_after_task(Task &task, int space);
-  void on_transfer_complete(const Transfer &transfer);
+  // A worker's command is done: the task it ran (unpinned; its writes made
+  // the only current copies; under nocache its device copies freed; under
+  // CSS_WB_CLEAN idle dirty copies started home) and the copies it made.
+  void complete(const Completion &completion);
+
+  // The copies decided since the last call, in the order decided.
+  std::vector<CopyOrder> take_copy_orders() { return std::exchange(outbox_, {}); }
 
   // An object a barrier waits for has no unfinished task left: copy its
   // value home now, while other tasks still run, instead of after the last.
@@ -102,7 +117,7 @@ public:
   std::size_t cache_capacity(int space) const { return cache(space).capacity(); }
 
 private:
-  Device &device(int space) const { return *devices_[space - 1]; }
+  MemoryNode &device(int space) const { return *nodes_[space - 1]; }
   SoftwareCache &cache(int space) const { return *caches_[space - 1]; }
 
   // Issues a copy of the dirty replica to the host, unless one is in flight.
@@ -113,8 +128,18 @@ private:
   // `block` now holds a replica of `object` in `space`, valid from now on
   // (a copy into it runs first on the device's in-order fetch streams).
   void install_replica(DataObject &object, int space, DeviceBlock block);
-  // Hands a started copy to the worker of `executing_space`, alone.
+  // Queues a started copy for the worker of `executing_space`, alone.
   void issue(Transfer transfer, int executing_space);
+  void on_task_complete(Task &task, int space);
+  void on_transfer_complete(const Transfer &transfer);
+  // wb: start write-backs of idle dirty copies on `space` while its
+  // device-to-host engine has nothing to do.
+  void clean_while_idle(int space);
+  // nocache: free the device copies a finished task used.
+  void release_after_task(Task &task, int space);
+  // GPUSS_CHECK_INVARIANTS: the rules every object's replicas keep between
+  // operations (Directory.cpp); a violation is fatal, naming the object.
+  void check(const DataObject &object) const;
   void drop_replica(DataObject &object, int space);
   // A device other than `space` with a settled copy of a value the host
   // also holds, that `space` can copy from; 0 (the host) if none.
@@ -128,7 +153,8 @@ private:
   bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
 
   const CachePolicy policy_;
-  std::vector<Device *> devices_;
+  const bool clean_while_idle_;
+  std::vector<MemoryNode *> nodes_;
   PageLocks *page_locks_;
   std::vector<std::unique_ptr<SoftwareCache>> caches_;
   ObjectStore &objects_;
@@ -138,6 +164,7 @@ private:
   IntervalIndex<DataObject *> aliases_;
   std::size_t transfers_in_flight_ = 0;
   std::vector<unsigned> write_backs_in_flight_; // per space: copies to the host it executes
+  std::vector<CopyOrder> outbox_;               // decided, not yet taken by the helper
 };
 
 } // namespace gpuss

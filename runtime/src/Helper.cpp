@@ -102,12 +102,15 @@ void Helper::accept_flush(std::shared_ptr<FlushRequest> request) {
       // and only this thread subtracts.
       if (object->unfinished_users.load(std::memory_order_relaxed) == 0) directory_.write_back_final(*object);
     }
+  send_copy_orders();
   flushes_.push_back(std::move(request));
 }
 
 bool Helper::try_finish_flush(FlushRequest &request) {
   if (request.while_tasks_run && live_tasks_.count() != 0) return false;
-  if (!directory_.flush_to_host(request.objects)) return false;
+  const bool home = directory_.flush_to_host(request.objects);
+  send_copy_orders();
+  if (!home) return false;
   directory_.forget_device_copies(request.objects);
   for (const DataObjectRef &object : request.objects)
     object->write_back_when_final = false;
@@ -126,6 +129,7 @@ void Helper::release_uses(const Task &task) {
     if (object.unfinished_users.fetch_sub(1, std::memory_order_relaxed) == 1 && object.write_back_when_final)
       directory_.write_back_final(object);
   }
+  send_copy_orders();
 }
 
 bool Helper::goes_first(Task &task) const {
@@ -162,17 +166,15 @@ void Helper::on_completion(Completion &completion) {
     ++host_slots_;
     return;
   }
-  if (completion.task) directory_.on_task_complete(*completion.task, completion.space);
-  for (const Transfer &transfer : completion.transfers) {
-    directory_.on_transfer_complete(transfer);
-    if (!completion.task && transfer.to_space != 0) --loads_in_flight_[transfer.to_space];
-  }
+  directory_.complete(completion);
+  send_copy_orders();
+  if (!completion.task)
+    for (const Transfer &transfer : completion.transfers)
+      if (transfer.to_space != 0) --loads_in_flight_[transfer.to_space];
   if (!completion.task) return;
 
   Task &task = *completion.task;
   int space = completion.space;
-  directory_.release_after_task(task, space);
-  if (config_.clean_while_idle) directory_.clean_while_idle(space);
   if (space == 0)
     ++host_slots_;
   else {
@@ -266,7 +268,11 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   int space = chosen.space;
 
   TaskPlan plan;
-  if (directory_.plan(*task, space, plan) == PlanOutcome::Blocked) return Placement::Blocked;
+  const PlanOutcome outcome = directory_.plan(*task, space, plan);
+  // Before the task: write-backs that make room or settle aliases go first
+  // on their device's streams.
+  send_copy_orders();
+  if (outcome == PlanOutcome::Blocked) return Placement::Blocked;
   task->space = space;
   if (space == 0) {
     --host_slots_;
@@ -347,7 +353,9 @@ void Helper::load_ahead() {
     // a host worker, in place), and later writers wait for the reader.
     if (load.reader->space != -1) continue;
     std::size_t keep_free = directory_.cache_capacity(space) / 4;
-    switch (directory_.load_ahead(load.object, space, keep_free)) {
+    const Directory::LoadOutcome outcome = directory_.load_ahead(load.object, space, keep_free);
+    send_copy_orders(); // ahead of any task that will find the value there
+    switch (outcome) {
     case Directory::LoadOutcome::Issued:
       ++loads_in_flight_[space];
       next_load_space_ = 1 + space % spaces;
@@ -359,6 +367,14 @@ void Helper::load_ahead() {
       load_order_.push_front(std::move(load));
       break;
     }
+  }
+}
+
+void Helper::send_copy_orders() {
+  for (CopyOrder &order : directory_.take_copy_orders()) {
+    DeviceCommand command;
+    command.before.push_back(std::move(order.transfer));
+    devices_[order.executing_space - 1]->submit(std::move(command));
   }
 }
 

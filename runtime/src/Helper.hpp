@@ -9,6 +9,7 @@
 
 #include "Config.hpp"
 #include "CpuWorkers.hpp"
+#include "Device.hpp"
 #include "Directory.hpp"
 #include "Scheduler.hpp"
 
@@ -71,6 +72,9 @@ private:
   void accept_flush(std::shared_ptr<FlushRequest> request);
   bool try_finish_flush(FlushRequest &request);
   void release_uses(const Task &task);
+  // Sends the copies the directory has decided on (write-backs, loads
+  // ahead) to the devices that make them: the helper is their one sender.
+  void send_copy_orders();
   void make_ready(TaskRef task);
   bool goes_first(Task &task) const;
   void dispatch();

@@ -20,7 +20,7 @@ DataObjectRef ObjectStore::make_original(const Region &region) {
   object->shape = region;
   object->host = reinterpret_cast<std::byte *>(region.base);
   object->replicas.resize(static_cast<std::size_t>(num_spaces_));
-  object->replicas[0].valid = true; // user memory holds the value to begin with
+  object->replicas[0].start_valid(); // user memory holds the value to begin with
   return adopt(std::move(object));
 }
 
@@ -30,7 +30,7 @@ DataObjectRef ObjectStore::make_composite(const Region &span, std::vector<Object
   object->parts = std::move(parts);
   object->host = reinterpret_cast<std::byte *>(span.base);
   object->replicas.resize(static_cast<std::size_t>(num_spaces_));
-  object->replicas[0].valid = true;
+  object->replicas[0].start_valid();
   return adopt(std::move(object));
 }
 

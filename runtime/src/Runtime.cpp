@@ -173,8 +173,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
                                : unlock_at_barrier_ ? HostPinning::UntilBarrier
                                                     : HostPinning::UntilFreed);
   ranking_ = config.critical_path && !devices_.empty();
-  directory_ = std::make_unique<Directory>(config.cache_policy, device_pointers, std::move(caches), objects_,
-                                           *stats_, page_locks_.get());
+  std::vector<MemoryNode *> memory_nodes(device_pointers.begin(), device_pointers.end());
+  directory_ = std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches),
+                                           objects_, *stats_, page_locks_.get(), config.clean_while_idle);
   DirectRelease direct; // without accelerators, host workers release successors themselves
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());

@@ -50,24 +50,24 @@ void MemoryPool::release(const DeviceBlock &block) {
 }
 
 void SoftwareCache::insert(DataObject &object) {
-  Replica &replica = object.replicas[space_];
-  if (replica.in_lru) return touch(object);
+  auto [position, inserted] = positions_.try_emplace(&object);
+  if (!inserted) {
+    lru_.splice(lru_.begin(), lru_, position->second);
+    return;
+  }
   lru_.push_front(&object);
-  replica.lru_position = lru_.begin();
-  replica.in_lru = true;
+  position->second = lru_.begin();
 }
 
 void SoftwareCache::touch(DataObject &object) {
-  Replica &replica = object.replicas[space_];
-  if (!replica.in_lru) return insert(object);
-  lru_.splice(lru_.begin(), lru_, replica.lru_position);
+  insert(object);
 }
 
 void SoftwareCache::remove(DataObject &object) {
-  Replica &replica = object.replicas[space_];
-  if (!replica.in_lru) return;
-  lru_.erase(replica.lru_position);
-  replica.in_lru = false;
+  auto position = positions_.find(&object);
+  if (position == positions_.end()) return;
+  lru_.erase(position->second);
+  positions_.erase(position);
 }
 
 } // namespace gpuss

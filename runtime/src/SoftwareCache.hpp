@@ -2,15 +2,17 @@
 //
 // MemoryPool hands out blocks of one device allocation made at start-up
 // (first fit with coalescing; no cudaMalloc per task). SoftwareCache keeps
-// the objects that have a replica on the device in LRU order and picks
-// eviction victims among the unpinned ones. Both belong to the helper
-// thread; neither touches device memory itself.
+// the objects that have a replica on the device in LRU order (the order is
+// the cache's own: replicas know nothing of it) and picks eviction victims
+// among the unpinned ones. Both belong to the helper thread; neither touches
+// device memory itself.
 #pragma once
 
 #include "DataObject.hpp"
 
 #include <list>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -55,6 +57,7 @@ public:
   void insert(DataObject &object);
   void touch(DataObject &object);
   void remove(DataObject &object);
+  bool contains(const DataObject &object) const { return positions_.contains(&object); }
 
   // Calls fn(DataObject&) on the objects whose replica here is not pinned,
   // least recently used first, until fn returns false.
@@ -78,6 +81,7 @@ private:
   int space_;
   MemoryPool pool_;
   std::list<DataObject *> lru_; // front: most recently used
+  std::unordered_map<const DataObject *, std::list<DataObject *>::iterator> positions_; // in lru_
 };
 
 } // namespace gpuss
