@@ -30,8 +30,9 @@ void DependencyTracker::prune(std::vector<TaskRef> &tasks) const {
 
 void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
   if (!predecessor) return;
-  if (!graph_.add_edge(*predecessor, task) && predecessor->completed.load(std::memory_order_relaxed) &&
-      !graph_.recording())
+  if (graph_.add_edge(*predecessor, task))
+    Stats::add(stats_.edges, 1);
+  else if (predecessor->completed.load(std::memory_order_relaxed) && !graph_.recording())
     predecessor.reset(); // finished long ago: forget it
 }
 

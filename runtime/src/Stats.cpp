@@ -14,8 +14,9 @@ std::string StatsSnapshot::format_line() const {
        << " wall_s=" << wall << " bytes_h2d=" << bytes_h2d << " bytes_d2h=" << bytes_d2h
        << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
        << " evictions=" << evictions << " final_write_backs=" << final_write_backs
-       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases << " child_tasks=" << child_tasks
-       << " inline_tasks=" << inline_tasks << " pin_host=" << pin_host;
+       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases
+       << " child_tasks=" << child_tasks << " inline_tasks=" << inline_tasks << " edges=" << edges
+       << " pin_host=" << pin_host;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
@@ -49,6 +50,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.early_releases = get(early_releases);
   s.child_tasks = get(child_tasks);
   s.inline_tasks = get(inline_tasks);
+  s.edges = get(edges);
   s.pin_host = pin_host;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)

@@ -27,6 +27,7 @@ struct Stats {
   std::atomic<std::uint64_t> early_releases{0};
   std::atomic<std::uint64_t> child_tasks{0};  // tasks created inside tasks that ran as tasks
   std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
+  std::atomic<std::uint64_t> edges{0};        // dependency edges made between unfinished tasks
   std::string pin_host = "0"; // set once at start-up, before any snapshot
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
