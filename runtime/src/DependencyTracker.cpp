@@ -149,6 +149,8 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
     }
   }
   if (writes) {
+    for (Entry *other : overlapping)
+      if (other != &entry && region.contains(other->region)) supersede(*other, task);
     entry.last_writer = task;
     entry.readers.clear();
   } else {
@@ -156,6 +158,28 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
     entry.readers.push_back(task);
   }
   return entry.current;
+}
+
+void DependencyTracker::supersede(Entry &covered, const TaskRef &writer) {
+  // `writer` writes every byte of `covered` and depends (the loop in track)
+  // on its last writer and on each of its readers, or they have finished.
+  // Every later access to any of these bytes overlaps the writer's own
+  // entry as well, whose last writer is `writer` or a task ordered after it
+  // (a later writer of that entry depends on it, and a copy-back depends on
+  // the last writer; the writer's entry overlaps this one, so it is never
+  // renamed), and so is ordered after all of them through it: they need no
+  // edge of their own any more. Kept, they would give the next writer of
+  // these bytes one edge each, a count that grows with every step of a halo
+  // stencil (a block's writer after all the readers of its halo strips
+  // since the start). `writer` becomes the entry's last writer: for callers
+  // that look at this entry alone (wait_for_composite, settle_for_release,
+  // bring_home), the task whose completion makes these bytes final and
+  // implies that of the tasks forgotten here. A writer that covers only
+  // part of the entry leaves it alone: its readers still read bytes that no
+  // later writer is yet ordered after.
+  if (!covered.last_writer && covered.readers.empty()) return; // holds no task since the last barrier
+  covered.readers.clear();
+  covered.last_writer = writer;
 }
 
 void DependencyTracker::wait_for_composite(const Composite &composite, std::vector<TaskRef> &tasks) {
