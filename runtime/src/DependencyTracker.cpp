@@ -28,6 +28,19 @@ void DependencyTracker::prune(std::vector<TaskRef> &tasks) const {
   std::erase_if(tasks, [](const TaskRef &t) { return !unfinished(t); });
 }
 
+void DependencyTracker::add_reader(Entry &entry, const TaskRef &reader) {
+  // A region read every step and never written (a stencil's fixed boundary)
+  // collects readers while the master runs ahead, none of them finished.
+  // Scanning them at every read, as once past 32 readers, made each submit
+  // cost grow with the step; scanning when the list has doubled since the
+  // last scan costs a constant per reader.
+  if (entry.readers.size() > entry.prune_readers_above) {
+    prune(entry.readers);
+    entry.prune_readers_above = std::max(min_readers_before_prune, 2 * entry.readers.size());
+  }
+  entry.readers.push_back(reader);
+}
+
 void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
   if (!predecessor) return;
   if (graph_.add_edge(*predecessor, task))
@@ -73,7 +86,7 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
     depend_on(task, user);
   entry.current = entry.original;
   entry.last_writer = task;
-  entry.readers.clear();
+  entry.clear_readers();
   entry.home_users.clear();
   return task;
 }
@@ -133,7 +146,7 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
         }
         entry.current = renamed;
         entry.last_writer = task;
-        entry.readers.clear();
+        entry.clear_readers();
         Stats::add(stats_.renamed, 1);
         return renamed;
       }
@@ -152,10 +165,9 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
     for (Entry *other : overlapping)
       if (other != &entry && region.contains(other->region)) supersede(*other, task);
     entry.last_writer = task;
-    entry.readers.clear();
+    entry.clear_readers();
   } else {
-    if (entry.readers.size() > 32) prune(entry.readers);
-    entry.readers.push_back(task);
+    add_reader(entry, task);
   }
   return entry.current;
 }
@@ -178,7 +190,7 @@ void DependencyTracker::supersede(Entry &covered, const TaskRef &writer) {
   // part of the entry leaves it alone: its readers still read bytes that no
   // later writer is yet ordered after.
   if (!covered.last_writer && covered.readers.empty()) return; // holds no task since the last barrier
-  covered.readers.clear();
+  covered.clear_readers();
   covered.last_writer = writer;
 }
 
@@ -254,7 +266,7 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
 void DependencyTracker::forget_tasks() {
   for (auto &[base, entry] : entries_.entries()) {
     entry.last_writer.reset();
-    entry.readers.clear();
+    entry.clear_readers();
     entry.home_users.clear();
     entry.used_since_barrier = false;
   }

@@ -80,6 +80,8 @@ public:
   std::uint64_t next_task_id() { return next_task_id_++; }
 
 private:
+  static constexpr std::size_t min_readers_before_prune = 32;
+
   struct Entry {
     Region region;
     DataObjectRef original; // user memory
@@ -87,8 +89,14 @@ private:
     TaskRef last_writer;
     std::vector<TaskRef> readers;    // since last_writer
     std::vector<TaskRef> home_users; // while renamed: tasks still using user memory
+    // Finished readers are dropped when `readers` grows past this (add_reader).
+    std::size_t prune_readers_above = min_readers_before_prune;
     bool used_since_barrier = false;
     bool renamed() const { return current != original; }
+    void clear_readers() {
+      readers.clear();
+      prune_readers_above = min_readers_before_prune;
+    }
   };
 
   // The storage of several regions one task uses together, and whether a
@@ -128,6 +136,7 @@ private:
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);
   void prune(std::vector<TaskRef> &tasks) const;
+  void add_reader(Entry &entry, const TaskRef &reader);
 
   TaskGraph &graph_;
   ObjectStore &objects_;
