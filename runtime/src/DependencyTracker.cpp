@@ -44,7 +44,7 @@ void DependencyTracker::add_reader(Entry &entry, const TaskRef &reader) {
 void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
   if (!predecessor) return;
   if (graph_.add_edge(*predecessor, task))
-    Stats::add(stats_.edges, 1);
+    Stats::add(stats_.edges.value, 1);
   else if (predecessor->completed.load(std::memory_order_relaxed) && !graph_.recording())
     predecessor.reset(); // finished long ago: forget it
 }

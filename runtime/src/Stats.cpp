@@ -50,7 +50,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.early_releases = get(early_releases);
   s.child_tasks = get(child_tasks);
   s.inline_tasks = get(inline_tasks);
-  s.edges = get(edges);
+  s.edges = get(edges.value);
   s.pin_host = pin_host;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
