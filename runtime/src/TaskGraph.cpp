@@ -90,9 +90,11 @@ bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {
     // The tracker meets one predecessor through several overlapping entries
     // (a block, and the halo strips in it that it wrote last) while it adds
     // one task's edges. Only the thread that submits the tasks of a domain
-    // adds successors to them, so an edge made since to this successor is
-    // still the last in the list: a second one would count twice in
-    // `pending` and in the fan-out the helper goes by (successor_count).
+    // adds successors to them, so an edge made to this successor since is
+    // still the last in the list, unless a copy-back made for the same
+    // submit got an edge from it in between (a duplicate then stays, which
+    // is harmless). A second edge would count twice in `pending` and in the
+    // fan-out the helper goes by (successor_count).
     if (!predecessor.successors.empty() && predecessor.successors.back() == successor) return false;
     if (!predecessor.finished) {
       // relaxed: the successor cannot become ready before its guard reference
