@@ -82,6 +82,7 @@ css_access access(void *base, std::size_t row_bytes, std::size_t rows, std::size
 // 1-D: 8 blocks of 64 elements; block i reads the last 4 elements of block
 // i - 1 and the first 4 of block i + 1.
 constexpr std::size_t kBlocks1 = 8, kBlock1 = 64, kHalo1 = 4;
+constexpr std::size_t kElements1 = kBlocks1 * kBlock1;
 
 StepTasks step_1d(std::uint32_t *data) {
   constexpr std::size_t block = kBlock1 * sizeof(std::uint32_t), halo = kHalo1 * sizeof(std::uint32_t);
@@ -100,6 +101,7 @@ StepTasks step_1d(std::uint32_t *data) {
 // reads 2-wide strips of its four neighbours: two strided column strips
 // (left and right) and two row strips (top and bottom, 2 rows each).
 constexpr std::size_t kBlocks2 = 4, kBlock2 = 16, kHalo2 = 2, kSide2 = kBlocks2 * kBlock2;
+constexpr std::size_t kElements2 = kSide2 * kSide2;
 
 StepTasks step_2d(std::uint32_t *data) {
   constexpr std::size_t row = kSide2 * sizeof(std::uint32_t), width = kBlock2 * sizeof(std::uint32_t),
@@ -125,8 +127,8 @@ struct Layout {
   StepTasks (*step)(std::uint32_t *data);
 };
 
-const Layout kLayout1d{"1-D", kBlocks1 *kBlock1, step_1d};
-const Layout kLayout2d{"2-D", kSide2 *kSide2, step_2d};
+const Layout kLayout1d{"1-D", kElements1, step_1d};
+const Layout kLayout2d{"2-D", kElements2, step_2d};
 
 struct Outcome {
   std::uint64_t tasks = 0;
@@ -185,13 +187,14 @@ protected:
   // (blocks not yet read or written), never by anything that grows.
   void expect_flat(const Layout &layout) {
     const int short_steps = quick_mode() ? 20 : 50, long_steps = 8 * short_steps;
-    const Outcome brief = run_stencil(GetParam(), layout, short_steps);
-    const Outcome lengthy = run_stencil(GetParam(), layout, long_steps);
-    RecordProperty("edges_per_task_short", std::to_string(brief.edges_per_task()));
-    RecordProperty("edges_per_task_long", std::to_string(lengthy.edges_per_task()));
-    EXPECT_LE(lengthy.edges_per_task(), brief.edges_per_task() + 0.25)
-        << layout.name << ": " << brief.edges << " edges for " << brief.tasks << " tasks (" << short_steps
-        << " steps), " << lengthy.edges << " for " << lengthy.tasks << " (" << long_steps << " steps)";
+    const Outcome short_run = run_stencil(GetParam(), layout, short_steps);
+    const Outcome long_run = run_stencil(GetParam(), layout, long_steps);
+    RecordProperty("edges_per_task_short", std::to_string(short_run.edges_per_task()));
+    RecordProperty("edges_per_task_long", std::to_string(long_run.edges_per_task()));
+    EXPECT_LE(long_run.edges_per_task(), short_run.edges_per_task() + 0.25)
+        << layout.name << ": " << short_run.edges << " edges for " << short_run.tasks << " tasks ("
+        << short_steps << " steps), " << long_run.edges << " for " << long_run.tasks << " (" << long_steps
+        << " steps)";
   }
 };
 
