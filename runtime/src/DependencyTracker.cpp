@@ -28,10 +28,24 @@ void DependencyTracker::prune(std::vector<TaskRef> &tasks) const {
   std::erase_if(tasks, [](const TaskRef &t) { return !unfinished(t); });
 }
 
+void DependencyTracker::add_reader(Entry &entry, const TaskRef &reader) {
+  // A region read every step and never written (a stencil's fixed boundary)
+  // collects readers while the master runs ahead, none of them finished.
+  // Scanning them at every read, as once past 32 readers, made each submit
+  // cost grow with the step; scanning when the list has doubled since the
+  // last scan costs a constant per reader.
+  if (entry.readers.size() > entry.prune_readers_above) {
+    prune(entry.readers);
+    entry.prune_readers_above = std::max(min_readers_before_prune, 2 * entry.readers.size());
+  }
+  entry.readers.push_back(reader);
+}
+
 void DependencyTracker::depend_on(const TaskRef &task, TaskRef &predecessor) {
   if (!predecessor) return;
-  if (!graph_.add_edge(*predecessor, task) && predecessor->completed.load(std::memory_order_relaxed) &&
-      !graph_.recording())
+  if (graph_.add_edge(*predecessor, task))
+    Stats::add(stats_.edges.value, 1);
+  else if (predecessor->completed.load(std::memory_order_relaxed) && !graph_.recording())
     predecessor.reset(); // finished long ago: forget it
 }
 
@@ -72,7 +86,7 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
     depend_on(task, user);
   entry.current = entry.original;
   entry.last_writer = task;
-  entry.readers.clear();
+  entry.clear_readers();
   entry.home_users.clear();
   return task;
 }
@@ -132,7 +146,7 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
         }
         entry.current = renamed;
         entry.last_writer = task;
-        entry.readers.clear();
+        entry.clear_readers();
         Stats::add(stats_.renamed, 1);
         return renamed;
       }
@@ -148,13 +162,36 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
     }
   }
   if (writes) {
+    for (Entry *other : overlapping)
+      if (other != &entry && region.contains(other->region)) supersede(*other, task);
     entry.last_writer = task;
-    entry.readers.clear();
+    entry.clear_readers();
   } else {
-    if (entry.readers.size() > 32) prune(entry.readers);
-    entry.readers.push_back(task);
+    add_reader(entry, task);
   }
   return entry.current;
+}
+
+void DependencyTracker::supersede(Entry &covered, const TaskRef &writer) {
+  // `writer` writes every byte of `covered` and depends (the loop in track)
+  // on its last writer and on each of its readers, or they have finished.
+  // Every later access to any of these bytes overlaps the writer's own
+  // entry as well, whose last writer is `writer` or a task ordered after it
+  // (a later writer of that entry depends on it, and a copy-back depends on
+  // the last writer; the writer's entry overlaps this one, so it is never
+  // renamed), and so is ordered after all of them through it: they need no
+  // edge of their own any more. Kept, they would give the next writer of
+  // these bytes one edge each, a count that grows with every step of a halo
+  // stencil (a block's writer after all the readers of its halo strips
+  // since the start). `writer` becomes the entry's last writer: for callers
+  // that look at this entry alone (wait_for_composite, settle_for_release,
+  // bring_home), the task whose completion makes these bytes final and
+  // implies that of the tasks forgotten here. A writer that covers only
+  // part of the entry leaves it alone: its readers still read bytes that no
+  // later writer is yet ordered after.
+  if (!covered.last_writer && covered.readers.empty()) return; // holds no task since the last barrier
+  covered.clear_readers();
+  covered.last_writer = writer;
 }
 
 void DependencyTracker::wait_for_composite(const Composite &composite, std::vector<TaskRef> &tasks) {
@@ -229,7 +266,7 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
 void DependencyTracker::forget_tasks() {
   for (auto &[base, entry] : entries_.entries()) {
     entry.last_writer.reset();
-    entry.readers.clear();
+    entry.clear_readers();
     entry.home_users.clear();
     entry.used_since_barrier = false;
   }

@@ -4,8 +4,12 @@
 // writer, the readers since, and the storage that holds the current value.
 // A new access depends on every tracked region it overlaps, byte-exactly:
 // read-after-write on the last writer, and for writes also
-// write-after-read and write-after-write. Entries are never merged; an
-// entry left stale by a write to an overlapping region only adds edges to
+// write-after-read and write-after-write. Entries are never merged. A write
+// that covers every byte of another entry (a block over the halo strips
+// inside it) supersedes that entry's tasks: its readers are forgotten and
+// the writer becomes its last writer, so that readers made redundant by the
+// write add no edges to later writers (supersede). An entry the write covers
+// only in part keeps its readers; its stale last writer only adds edges to
 // tasks that are already predecessors, so ordering stays exact.
 //
 // Renaming: an output-only access to a region that overlaps no other tracked
@@ -76,6 +80,8 @@ public:
   std::uint64_t next_task_id() { return next_task_id_++; }
 
 private:
+  static constexpr std::size_t min_readers_before_prune = 32;
+
   struct Entry {
     Region region;
     DataObjectRef original; // user memory
@@ -83,8 +89,14 @@ private:
     TaskRef last_writer;
     std::vector<TaskRef> readers;    // since last_writer
     std::vector<TaskRef> home_users; // while renamed: tasks still using user memory
+    // Finished readers are dropped when `readers` grows past this (add_reader).
+    std::size_t prune_readers_above = min_readers_before_prune;
     bool used_since_barrier = false;
     bool renamed() const { return current != original; }
+    void clear_readers() {
+      readers.clear();
+      prune_readers_above = min_readers_before_prune;
+    }
   };
 
   // The storage of several regions one task uses together, and whether a
@@ -115,12 +127,16 @@ private:
   template <typename Fn> void for_each_overlapping(const Region &region, Fn fn) {
     entries_.for_each_overlapping(region, region_of, fn);
   }
+  // `writer` writes every byte of `covered`'s region: the tasks there are
+  // ordered before it, and later ones find it through its own entry.
+  void supersede(Entry &covered, const TaskRef &writer);
   TaskRef make_copy_back(Entry &entry);
   void bring_entry_home(Entry &entry, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
                         std::vector<DataObjectRef> *objects);
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);
   void prune(std::vector<TaskRef> &tasks) const;
+  void add_reader(Entry &entry, const TaskRef &reader);
 
   TaskGraph &graph_;
   ObjectStore &objects_;

@@ -15,7 +15,8 @@ std::string StatsSnapshot::format_line() const {
        << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
        << " evictions=" << evictions << " final_write_backs=" << final_write_backs
        << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases << " child_tasks=" << child_tasks
-       << " inline_tasks=" << inline_tasks << " submit_waits=" << submit_waits << " pin_host=" << pin_host;
+       << " inline_tasks=" << inline_tasks << " submit_waits=" << submit_waits << " edges=" << edges
+       << " pin_host=" << pin_host;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
@@ -50,6 +51,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.child_tasks = get(child_tasks);
   s.inline_tasks = get(inline_tasks);
   s.submit_waits = get(submit_waits);
+  s.edges = get(edges.value);
   s.pin_host = pin_host;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)

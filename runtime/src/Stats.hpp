@@ -23,6 +23,7 @@ struct StatsSnapshot {
   std::uint64_t child_tasks = 0;       // tasks created inside task bodies that ran as tasks (counted in tasks)
   std::uint64_t inline_tasks = 0;      // tasks created inside task bodies that ran inline (not in tasks)
   std::uint64_t submit_waits = 0;      // times the master waited because CSS_MAX_TASKS tasks were in flight
+  std::uint64_t edges = 0;             // dependency edges made between unfinished tasks (copy-backs included)
   std::string pin_host = "0"; // how long user memory stays page-locked, as CSS_PIN_HOST: 1, barrier or 0
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker

@@ -28,6 +28,12 @@ struct Stats {
   std::atomic<std::uint64_t> child_tasks{0};  // tasks created inside tasks that ran as tasks
   std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
   std::atomic<std::uint64_t> submit_waits{0}; // the master waited for tasks in flight (CSS_MAX_TASKS)
+  // Dependency edges made between unfinished tasks: by the master at every
+  // submit that has dependencies, on a cache line of its own so that it
+  // does not pull the workers' counters above away from them at each edge.
+  struct alignas(64) OwnLine {
+    std::atomic<std::uint64_t> value{0};
+  } edges;
   std::string pin_host = "0"; // set once at start-up, before any snapshot
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;

@@ -157,7 +157,8 @@ public:
   explicit TaskGraph(bool record_dag) : record_dag_(record_dag) {}
 
   // Master thread. Makes `successor` wait for `predecessor` unless that one
-  // has already finished. Returns whether an edge was added.
+  // has already finished or the edge was just made. Returns whether an edge
+  // was added.
   bool add_edge(Task &predecessor, const TaskRef &successor);
 
   // Helper thread. Marks the task finished and returns the successors that

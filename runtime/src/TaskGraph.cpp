@@ -84,19 +84,33 @@ void mark_completed(Task &task, Stats &stats, LiveTasks &live_tasks) {
 
 bool TaskGraph::add_edge(Task &predecessor, const TaskRef &successor) {
   if (&predecessor == successor.get()) return false;
+  bool added = false;
+  {
+    std::lock_guard lock(predecessor.edges_mutex);
+    // The tracker meets one predecessor through several overlapping entries
+    // (a block, and the halo strips in it that it wrote last) while it adds
+    // one task's edges. Only the thread that submits the tasks of a domain
+    // adds successors to them, so an edge made to this successor since is
+    // still the last in the list, unless a copy-back made for the same
+    // submit got an edge from it in between (a duplicate then stays, which
+    // is harmless). A second edge would count twice in `pending` and in the
+    // fan-out the helper goes by (successor_count).
+    if (!predecessor.successors.empty() && predecessor.successors.back() == successor) return false;
+    if (!predecessor.finished) {
+      // relaxed: the successor cannot become ready before its guard reference
+      // is dropped (acq_rel in release_guard), which happens after this.
+      successor->pending.fetch_add(1, std::memory_order_relaxed);
+      predecessor.successors.push_back(successor);
+      added = true;
+    }
+  }
   if (record_dag_) {
     // The graph shows every dependency, also on tasks that finished before
     // their successor was submitted (no runtime edge is needed for those).
     std::lock_guard lock(dag_mutex_);
     dag_edges_.emplace_back(predecessor.id, successor->id);
   }
-  std::lock_guard lock(predecessor.edges_mutex);
-  if (predecessor.finished) return false;
-  // relaxed: the successor cannot become ready before its guard reference
-  // is dropped (acq_rel in release_guard), which happens after this.
-  successor->pending.fetch_add(1, std::memory_order_relaxed);
-  predecessor.successors.push_back(successor);
-  return true;
+  return added;
 }
 
 std::vector<TaskRef> TaskGraph::complete(Task &task) {

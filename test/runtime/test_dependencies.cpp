@@ -185,6 +185,114 @@ TEST_P(Ordering, PartialOverlap) {
     ASSERT_EQ(data[i], i < 90 ? 1 : 2) << "at " << i;
 }
 
+TEST_P(Ordering, PartialWritesKeepTheReaderOfTheRest) {
+  // A slow reader of [0,100), then writers of [0,50) and of [50,100): the
+  // first covers only part of what the reader reads, so the second must
+  // still wait for the reader. The same with a block of a matrix and
+  // writers of its left and right column halves (strided).
+  std::array<int, 100> data;
+  data.fill(1);
+  int matrix[16][16];
+  for (auto &row : matrix)
+    std::fill_n(row, 16, 1);
+  long seen = -1, block_seen = -1;
+  Task("slow_reader")
+      .in(data)
+      .out(seen)
+      .body([](TaskEnv env) {
+        pause();
+        const int *d = env.ptr<const int>(0);
+        *env.ptr<long>(1) = std::accumulate(d, d + 100, 0L);
+      })
+      .submit(runtime);
+  Task("slow_block_reader")
+      .strided(CSS_IN, &matrix[4][4], 8 * sizeof(int), 8, sizeof matrix[0])
+      .out(block_seen)
+      .body([](TaskEnv env) {
+        pause();
+        long sum = 0;
+        for (int r = 0; r < 8; ++r)
+          for (int c = 0; c < 8; ++c)
+            sum += env.at<int>(0, r, c);
+        *env.ptr<long>(1) = sum;
+      })
+      .submit(runtime);
+  Task("low_half_writer")
+      .out(&data[0], 50 * sizeof(int))
+      .body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), 50, 2); })
+      .submit(runtime);
+  Task("left_columns_writer")
+      .strided(CSS_OUT, &matrix[4][4], 4 * sizeof(int), 8, sizeof matrix[0])
+      .body([](TaskEnv env) {
+        for (int r = 0; r < 8; ++r)
+          std::fill_n(&env.at<int>(0, r, 0), 4, 2);
+      })
+      .submit(runtime);
+  Task("high_half_writer")
+      .out(&data[50], 50 * sizeof(int))
+      .body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), 50, 3); })
+      .submit(runtime);
+  Task("right_columns_writer")
+      .strided(CSS_OUT, &matrix[4][8], 4 * sizeof(int), 8, sizeof matrix[0])
+      .body([](TaskEnv env) {
+        for (int r = 0; r < 8; ++r)
+          std::fill_n(&env.at<int>(0, r, 0), 4, 3);
+      })
+      .submit(runtime);
+  runtime.barrier();
+  EXPECT_EQ(seen, 100) << "a writer of the half that the first writer left overtook the reader";
+  EXPECT_EQ(block_seen, 64) << "a writer of the columns that the first writer left overtook the reader";
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(data[i], i < 50 ? 2 : 3) << "at " << i;
+  for (int r = 4; r < 12; ++r)
+    for (int c = 4; c < 12; ++c)
+      ASSERT_EQ(matrix[r][c], c < 8 ? 2 : 3) << r << "," << c;
+}
+
+TEST_P(Ordering, ReaderOrderedThroughACoveringWrite) {
+  // A slow reader of [20,30) of a block, a writer of the whole block (which
+  // supersedes the reader: it waits for it, and later tasks find it), then a
+  // writer of [25,27) and a reader of [20,30): both after the block's
+  // writer, and so after the slow reader.
+  std::array<int, 100> data;
+  data.fill(1);
+  long first_seen = -1, last_seen = -1;
+  Task("slow_strip_reader")
+      .in(&data[20], 10 * sizeof(int))
+      .out(first_seen)
+      .body([](TaskEnv env) {
+        pause();
+        const int *d = env.ptr<const int>(0);
+        *env.ptr<long>(1) = std::accumulate(d, d + 10, 0L);
+      })
+      .submit(runtime);
+  Task("block_writer")
+      .inout(data)
+      .body([](TaskEnv env) {
+        int *d = env.ptr<int>(0);
+        for (int i = 0; i < 100; ++i)
+          d[i] += 1;
+      })
+      .submit(runtime);
+  Task("inner_writer")
+      .out(&data[25], 2 * sizeof(int))
+      .body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), 2, 9); })
+      .submit(runtime);
+  Task("strip_reader")
+      .in(&data[20], 10 * sizeof(int))
+      .out(last_seen)
+      .body([](TaskEnv env) {
+        const int *d = env.ptr<const int>(0);
+        *env.ptr<long>(1) = std::accumulate(d, d + 10, 0L);
+      })
+      .submit(runtime);
+  runtime.barrier();
+  EXPECT_EQ(first_seen, 10);
+  EXPECT_EQ(last_seen, 8 * 2 + 2 * 9);
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(data[i], i == 25 || i == 26 ? 9 : 2) << "at " << i;
+}
+
 TEST_P(Ordering, StridedColumnThenContiguousRow) {
   int matrix[16][16] = {};
   long seen = -1;
@@ -369,6 +477,22 @@ TEST_P(Independence, StridedBlockBesideContiguousRow) {
       task.strided(CSS_INOUT, &matrix[0][0], 8 * sizeof(int), 8, sizeof matrix[0]);
     else
       task.inout(matrix[8]);
+    return task;
+  });
+}
+
+TEST_P(Independence, ReaderOfBytesAPartialWriterLeavesDoesNotWaitForIt) {
+  // After a reader of the whole array, a writer of its low half and a
+  // reader of its high half share no byte: the writer takes over only what
+  // it covers, not the rest of the earlier reader's region.
+  std::array<int, 128> data{};
+  Task("earlier_reader").in(data).submit(runtime);
+  expect_concurrent([&](int i) {
+    Task task(i == 0 ? "low_half_writer" : "high_half_reader");
+    if (i == 0)
+      task.out(&data[0], 64 * sizeof(int));
+    else
+      task.in(&data[64], 64 * sizeof(int));
     return task;
   });
 }

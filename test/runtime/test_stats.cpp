@@ -159,6 +159,37 @@ TEST_P(Stats, RenamedCountsRenamedAccesses) {
   EXPECT_EQ(data[0], 1);
 }
 
+TEST_P(Stats, EdgesCountsDependenciesBetweenUnfinishedTasks) {
+  // Everything waits behind a gated first task, so every dependency is an
+  // edge: a chain of 10 on one block (one edge each), 3 readers of its
+  // result (one each) and a writer after them (the last writer and the 3
+  // readers). The readers' own outputs are fresh regions: no edge.
+  Runtime runtime(GetParam());
+  Block data{};
+  std::array<long, 3> sums{};
+  Gate gate;
+  Task("gated").inout(data).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < 10; ++i)
+    Task("chained").inout(data).body([](TaskEnv env) { env.ptr<int>(0)[0] += 1; }).submit(runtime);
+  for (long &sum : sums)
+    Task("reader")
+        .in(data)
+        .out(sum)
+        .body([](TaskEnv env) { *env.ptr<long>(1) = env.ptr<int>(0)[0]; })
+        .submit(runtime);
+  Task("writer").inout(data).body([](TaskEnv env) { env.ptr<int>(0)[0] *= 2; }).submit(runtime);
+  const std::uint64_t edges = runtime.stats().edges;
+  gate.open();
+  runtime.barrier();
+  EXPECT_FALSE(gate.ran_on_master());
+  EXPECT_EQ(edges, 10u + 3u + 4u);
+  EXPECT_EQ(runtime.stats().edges, edges) << "the barrier made edges";
+  for (long sum : sums)
+    EXPECT_EQ(sum, 10);
+  EXPECT_EQ(data[0], 20);
+  EXPECT_EQ(parse_stats_line(runtime.stats().format_line())["edges"], std::to_string(edges));
+}
+
 INSTANTIATE_TEST_SUITE_P(Stats, Stats,
                          ::testing::Values(host_config(1), host_config(3),
                                            sim_config(1, 2, CachePolicy::WriteBack, "1M")),
