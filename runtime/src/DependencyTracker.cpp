@@ -143,6 +143,7 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
           for (TaskRef &reader : entry.readers)
             entry.home_users.push_back(reader);
           renamed_entries_.push_back(&entry);
+          entry.listed_as_renamed = true;
         }
         entry.current = renamed;
         entry.last_writer = task;
@@ -250,8 +251,10 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
       });
   } else if (!last_writers && !objects) {
     // A barrier without accelerators only needs the renamed values home.
-    for (Entry *entry : renamed_entries_)
+    for (Entry *entry : renamed_entries_) {
       if (entry->renamed()) created.push_back(make_copy_back(*entry));
+      entry->listed_as_renamed = false;
+    }
     renamed_entries_.clear();
   } else {
     for (auto &[base, entry] : entries_.entries())
@@ -259,6 +262,8 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
     if (objects)
       for (auto &[base, composite] : composites_.entries())
         objects->push_back(composite.object);
+    for (Entry *entry : renamed_entries_)
+      entry->listed_as_renamed = false;
     renamed_entries_.clear();
   }
 }
@@ -272,6 +277,31 @@ void DependencyTracker::forget_tasks() {
   }
   for (auto &[base, composite] : composites_.entries())
     composite.used_since_barrier = false;
+}
+
+void DependencyTracker::forget_finished_tasks_now_and_then(bool host_memory_only) {
+  // The DAG file shows edges to finished tasks too: they stay known.
+  if (graph_.recording()) return;
+  constexpr std::size_t min_submits_between_sweeps = 4096;
+  // Every time the master has submitted half as many tasks as the last
+  // sweep left entries: a sweep costs about one step per entry, so a
+  // constant per submit, even while the entries keep growing.
+  if (++submits_since_sweep_ < std::max(min_submits_between_sweeps, entries_after_sweep_ / 2)) return;
+  submits_since_sweep_ = 0;
+  // A finished task orders nothing: a later access needs no edge to it,
+  // and waits (wait on, releases, copy-backs) look for unfinished tasks only.
+  for (auto &[base, entry] : entries_.entries()) {
+    if (entry.last_writer && !unfinished(entry.last_writer)) entry.last_writer.reset();
+    prune(entry.readers);
+    prune(entry.home_users);
+  }
+  if (host_memory_only)
+    std::erase_if(entries_.entries(), [](const auto &keyed) {
+      const Entry &entry = keyed.second;
+      return !entry.last_writer && entry.readers.empty() && entry.home_users.empty() && !entry.renamed() &&
+             !entry.listed_as_renamed;
+    });
+  entries_after_sweep_ = entries_.entries().size();
 }
 
 bool DependencyTracker::settle_for_release(const Region &region, std::vector<TaskRef> &created,

@@ -236,6 +236,7 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   tracker_.add_task(task, created);
   submit_internal(created);
   enqueue(task);
+  tracker_.forget_finished_tasks_now_and_then(devices_.empty());
 }
 
 void RuntimeImpl::throttle_submission() {

@@ -54,6 +54,15 @@ inline bool quick_mode() {
 #endif
 }
 
+// Built with a sanitizer (GPUSS_SANITIZE): its allocator and timing are not the program's.
+inline bool under_sanitizer() {
+#ifdef GPUSS_TEST_SANITIZER
+  return true;
+#else
+  return false;
+#endif
+}
+
 // How long a rendezvous waits before it declares the runtime failed to run
 // something concurrently. Generous: a failure costs this much, a pass nothing.
 inline std::chrono::milliseconds rendezvous_timeout() {
