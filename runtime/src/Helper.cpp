@@ -7,13 +7,10 @@
 
 namespace gpuss {
 
-Helper::Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
-               std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-               LiveTasks &live_tasks, std::atomic<bool> &stop,
-               std::atomic<unsigned> &urgent_waiting)
-    : config_(config), queues_(queues), directory_(directory), graph_(graph), devices_(std::move(devices)),
-      cpus_(cpus), policy_(policy), stats_(stats), live_tasks_(live_tasks), stop_(stop),
-      urgent_waiting_(urgent_waiting) {
+Helper::Helper(HelperParts parts)
+    : config_(parts.config), queues_(parts.queues), directory_(parts.directory), graph_(parts.graph),
+      devices_(std::move(parts.devices)), cpus_(parts.cpus), policy_(parts.policy), stats_(parts.stats),
+      live_tasks_(parts.live_tasks), stop_(parts.stop), urgent_waiting_(parts.urgent_waiting) {
   // Tasks queued behind the running ones let a worker start its next task
   // without waiting for the helper, and let the helper hand over several
   // per wake-up. Priorities still hold: a high-priority task goes ahead of

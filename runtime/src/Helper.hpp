@@ -47,12 +47,24 @@ struct HelperQueues {
   WakeSignal signal;                              // rung by every producer of the queues above
 };
 
+// What the helper works with, owned by the Runtime.
+struct HelperParts {
+  const Config &config;
+  HelperQueues &queues;
+  Directory &directory;
+  TaskGraph &graph;
+  std::vector<Device *> devices; // accelerator `space` is devices[space - 1]
+  CpuWorkers *cpus;
+  SchedulingPolicy &policy;
+  Stats &stats;
+  LiveTasks &live_tasks;
+  std::atomic<bool> &stop;                // set by the master at finish
+  std::atomic<unsigned> &urgent_waiting;  // read by DirectRelease workers
+};
+
 class Helper {
 public:
-  Helper(const Config &config, HelperQueues &queues, Directory &directory, TaskGraph &graph,
-         std::vector<Device *> devices, CpuWorkers *cpus, SchedulingPolicy &policy, Stats &stats,
-         LiveTasks &live_tasks, std::atomic<bool> &stop,
-         std::atomic<unsigned> &urgent_waiting);
+  explicit Helper(HelperParts parts);
   ~Helper(); // joins
 
   void start();

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -22,6 +23,13 @@
 #include <vector>
 
 namespace gpuss {
+
+// A cache line on the machines GPUSs runs on (x86-64, and Grace's Neoverse
+// V2). Atomics that several threads write often get one of their own, so
+// that a write to one does not take the line from threads using another
+// (std::hardware_destructive_interference_size would do, but GCC warns that
+// its value may change between compilers).
+inline constexpr std::size_t cache_line = 64;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -64,7 +72,7 @@ private:
 // is lost. A ring wakes the kernel only when this doorbell has a sleeper:
 // the C++ library's notify_all makes a system call whenever any atomic that
 // shares its waiter table slot has one, which cost a futex call per task.
-class WakeSignal {
+class alignas(cache_line) WakeSignal {
 public:
   std::uint32_t prepare() const {
     // acquire: everything published before the ring that changed the ticket
@@ -101,7 +109,7 @@ private:
 };
 
 // Many producers, one consumer that takes everything at once.
-template <typename T> class BatchQueue {
+template <typename T> class alignas(cache_line) BatchQueue {
 public:
   // Any thread.
   void push(T item) {

@@ -1,6 +1,4 @@
-// Runtime: builds the components in dependency order, implements the
-// master-side operations (submit, barrier, wait on, finish), and tears
-// everything down in reverse.
+// Runtime: the C++ interface of libgpuss over the composition root.
 #include "Runtime.hpp"
 #include "CpuWorkers.hpp"
 #include "DependencyTracker.hpp"
@@ -8,6 +6,7 @@
 #include "Directory.hpp"
 #include "Fatal.hpp"
 #include "Helper.hpp"
+#include "Master.hpp"
 #include "NestedTasks.hpp"
 #include "HostReleaseHooks.hpp"
 #include "PageLocks.hpp"
@@ -22,20 +21,16 @@
 
 namespace gpuss {
 
-class RuntimeImpl final : release_hooks::Listener {
+// The composition root: builds the components in dependency order, starts
+// the threads, and at finish stops them and tears everything down in
+// reverse. The master's operations are Master's; this only forwards them.
+class RuntimeImpl final {
 public:
   explicit RuntimeImpl(const Config &config);
   ~RuntimeImpl();
 
-  void submit(const css_task_desc &desc);
-  void barrier();
-  void wait_on(std::span<const css_region> regions);
-  void release(std::span<const css_region> regions);
-  void unpin(const void *address, std::size_t bytes);
+  Master &master() { return *master_; }
   void finish();
-
-  // The program is about to free, realloc or unmap this memory.
-  void before_release(void *address, std::size_t bytes) override;
 
   double now() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -46,30 +41,11 @@ public:
 
 private:
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
-  void enqueue(const TaskRef &task);
-  void submit_internal(std::vector<TaskRef> &tasks);
-  void page_lock_user_memory(const Task &task);
-  std::shared_ptr<FlushRequest> request_flush(std::vector<DataObjectRef> objects, bool while_tasks_run);
-  static void wait_for(const std::shared_ptr<FlushRequest> &request);
-  void wait_for_all();
-  void rank_unfinished_tasks();
-  std::vector<LoadAhead> load_order();
-  void remember_for_ranking(const TaskRef &task);
-  void settle_before_release(const Region &region);
-  // Waits while CSS_MAX_TASKS tasks are in flight.
-  void throttle_submission();
-  void complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
-                          std::vector<DataObjectRef> objects);
-  void validate(const css_task_desc &desc) const;
-  bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   // User memory page-locked for GPU copies (null without GPUs or with
   // CSS_PIN_HOST=0); before the devices, which copy through it.
   std::unique_ptr<PageLocks> page_locks_;
-  bool watching_releases_ = false; // before_release is told when the program frees memory
-  bool unlock_at_barrier_ = false; // page locks are undone at every barrier and wait on
-  const std::thread::id master_ = std::this_thread::get_id();
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -86,11 +62,10 @@ private:
   std::unique_ptr<NestedTasks> nested_; // before the workers, which run child tasks
   std::unique_ptr<CpuWorkers> cpus_;
   std::unique_ptr<Helper> helper_;
+  std::unique_ptr<Master> master_;
+  bool watching_releases_ = false; // the master is told when the program frees memory
   bool finished_ = false;
   double wall_seconds_ = 0;
-  bool ranking_ = false;               // CSS_CRITICAL_PATH with accelerators
-  std::vector<TaskRef> since_barrier_; // submitted since the last barrier, in order (ranking only)
-  std::size_t prune_ranking_at_ = 4096;
 };
 
 namespace {
@@ -163,16 +138,14 @@ RuntimeImpl::RuntimeImpl(const Config &c)
                                                      config.device_guard));
     device_pointers.push_back(device.get());
   }
+  master_ = std::make_unique<Master>(
+      MasterParts{config, page_locks_.get(), devices_, *stats_, graph_, queues_, tracker_, live_tasks_});
   // One runtime at a time is told of releases (tests may build several).
-  watching_releases_ = release_hooks::active() && release_hooks::attach(*this);
-  // Page locks stay from one barrier to the next when libgpuss sees the
-  // program free memory, and are undone before it goes; where it cannot,
-  // they go at every barrier and wait on instead.
-  unlock_at_barrier_ = page_locks_ && (config.pin_host == HostPinning::UntilBarrier || !watching_releases_);
-  stats_->pin_host = to_string(!page_locks_         ? HostPinning::Off
-                               : unlock_at_barrier_ ? HostPinning::UntilBarrier
-                                                    : HostPinning::UntilFreed);
-  ranking_ = config.critical_path && !devices_.empty();
+  watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
+  master_->set_releases_watched(watching_releases_);
+  stats_->pin_host = to_string(!page_locks_                   ? HostPinning::Off
+                               : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
+                                                              : HostPinning::UntilFreed);
   std::vector<MemoryNode *> memory_nodes(device_pointers.begin(), device_pointers.end());
   directory_ = std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches),
                                            objects_, *stats_, page_locks_.get(), config.clean_while_idle);
@@ -180,8 +153,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
   nested_->attach(cpus_.get());
-  helper_ = std::make_unique<Helper>(config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
-                                     *policy_, *stats_, live_tasks_, stop_, urgent_waiting_);
+  helper_ = std::make_unique<Helper>(HelperParts{config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
+                                                 *policy_, *stats_, live_tasks_, stop_, urgent_waiting_});
   helper_->start();
 }
 
@@ -189,288 +162,12 @@ RuntimeImpl::~RuntimeImpl() {
   finish();
 }
 
-void RuntimeImpl::validate(const css_task_desc &desc) const {
-  check_task_desc(desc);
-  if (desc.device_kind == CSS_DEVICE_CUDA) {
-    bool any_gpu = false;
-    for (const auto &device : devices_)
-      any_gpu |= device->kind() == DeviceKind::Cuda;
-    if (!any_gpu)
-      fatal_for_task(&desc, "targets device(cuda) but no GPU is in use (none found, CSS_NUM_GPUS=0, or "
-                            "CSS_SIM_DEVICES set, or libgpuss was built without CUDA)");
-  } else if (!can_run_smp()) {
-    fatal_for_task(&desc, "runs on the host but CSS_NUM_CPUS=0 and there are no simulated devices");
-  }
-}
-
-void RuntimeImpl::enqueue(const TaskRef &task) {
-  page_lock_user_memory(*task);
-  live_tasks_.add();
-  if (ranking_) remember_for_ranking(task);
-  // Before the task can become ready (release_guard below publishes it), so
-  // the helper's subtraction at completion always follows this addition.
-  if (!devices_.empty())
-    for (const BoundAccess &access : task->accesses)
-      if (access.object) access.object->unfinished_users.fetch_add(1, std::memory_order_relaxed);
-  graph_.note_task(*task);
-  if (TaskGraph::release_guard(*task)) {
-    queues_.ready.push(task);
-    queues_.signal.notify();
-  }
-}
-
-void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
-  for (const TaskRef &task : tasks)
-    enqueue(task);
-  tasks.clear();
-}
-
-void RuntimeImpl::submit(const css_task_desc &desc) {
-  if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
-  validate(desc);
-  throttle_submission();
-  TaskRef task = make_user_task(desc, tracker_.next_task_id());
-  for (const BoundAccess &access : task->accesses)
-    release_hooks::watch(access.region.base, access.region.end());
-  std::vector<TaskRef> created;
-  tracker_.add_task(task, created);
-  submit_internal(created);
-  enqueue(task);
-  tracker_.forget_finished_tasks_now_and_then(devices_.empty());
-}
-
-void RuntimeImpl::throttle_submission() {
-  // A master that runs far ahead holds every pending task (about 1.2 KB
-  // each, with its tracker entries): past CSS_MAX_TASKS it waits until an
-  // eighth of them have completed, so that it does not wake per task.
-  if (config.max_tasks == 0 || live_tasks_.count() < config.max_tasks) return;
-  live_tasks_.wait_until_at_most(config.max_tasks - std::max<std::uint64_t>(1, config.max_tasks / 8));
-  Stats::add(stats_->submit_waits, 1);
-}
-
-void RuntimeImpl::page_lock_user_memory(const Task &task) {
-  // User memory is page-locked here, ahead of the copies. A renamed buffer
-  // is left to the GPU worker that copies it home, if one does: page-locking
-  // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
-  // meanwhile, and the master doing it at a barrier's copy-backs stalled all
-  // GPUs at once (performance.md). Host tasks lock nothing: only copies to
-  // and from GPUs are faster from locked pages, and a GPU task that uses the
-  // same memory later locks it at its own submit.
-  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack;
-  if (!page_locks_ || !may_run_on_a_gpu) return;
-  for (const BoundAccess &access : task.accesses)
-    if (access.object && !access.object->renamed)
-      page_locks_->ensure(access.object->host, access.object->shape.span());
-}
-
-std::shared_ptr<FlushRequest> RuntimeImpl::request_flush(std::vector<DataObjectRef> objects,
-                                                         bool while_tasks_run) {
-  if (objects.empty()) return nullptr;
-  auto request = std::make_shared<FlushRequest>();
-  request->objects = std::move(objects);
-  request->while_tasks_run = while_tasks_run;
-  queues_.flushes.push(request);
-  queues_.signal.notify();
-  return request;
-}
-
-void RuntimeImpl::wait_for(const std::shared_ptr<FlushRequest> &request) {
-  if (!request) return;
-  while (!request->done.load(std::memory_order_acquire))
-    request->done.wait(false, std::memory_order_acquire);
-}
-
-void RuntimeImpl::wait_for_all() {
-  live_tasks_.wait_until_at_most(0);
-}
-
-void RuntimeImpl::barrier() {
-  if (finished_) return;
-  std::vector<TaskRef> created;
-  std::vector<DataObjectRef> objects;
-  // Without accelerators every value is already in host memory: nothing to flush.
-  tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
-  submit_internal(created);
-  rank_unfinished_tasks();
-  // Sent now rather than after the last task: the values that are final
-  // early (in blocked codes, most of them) go home while the rest computes,
-  // so the barrier does not end with every result copied at once.
-  std::shared_ptr<FlushRequest> request;
-  if (config.early_write_back) request = request_flush(std::move(objects), true);
-  wait_for_all();
-  if (!config.early_write_back) request = request_flush(std::move(objects), false);
-  wait_for(request);
-  tracker_.forget_tasks();
-  if (unlock_at_barrier_) page_locks_->forget_all();
-}
-
-void RuntimeImpl::remember_for_ranking(const TaskRef &task) {
-  // Finished tasks need no rank: dropping them whenever the list has doubled
-  // keeps a program that rarely reaches a barrier from holding every task.
-  if (since_barrier_.size() >= prune_ranking_at_) {
-    std::erase_if(since_barrier_,
-                  [](const TaskRef &t) { return t->completed.load(std::memory_order_acquire); });
-    prune_ranking_at_ = std::max<std::size_t>(4096, 2 * since_barrier_.size());
-  }
-  since_barrier_.push_back(task);
-}
-
-void RuntimeImpl::rank_unfinished_tasks() {
-  // The master waits in the barrier from here on, so the graph is complete:
-  // rank each task by the longest chain of tasks that follows it (HEFT's
-  // upward rank, counted in tasks), and let the helper hand out ready tasks
-  // in that order. In a right-looking factorisation this runs the leading
-  // block columns ahead, so that later steps work on blocks already on the
-  // devices while the rest of the matrix is still arriving. Submission order
-  // is a topological order (edges only go to later tasks), so walking it
-  // backwards sees every successor before its predecessors. A finished
-  // task has given its successors up and ranks 1, which no longer matters.
-  if (since_barrier_.empty()) return;
-  for (auto it = since_barrier_.rbegin(); it != since_barrier_.rend(); ++it) {
-    Task &task = **it;
-    std::uint32_t longest = 0;
-    {
-      std::lock_guard lock(task.edges_mutex);
-      for (const TaskRef &successor : task.successors)
-        longest = std::max(longest, successor->rank.load(std::memory_order_relaxed));
-    }
-    task.rank.store(longest + 1, std::memory_order_relaxed);
-  }
-  // nocache keeps no data on the devices between tasks: nothing to load ahead.
-  if (config.load_ahead && config.cache_policy != CachePolicy::NoCache)
-    queues_.load_orders.push(load_order());
-  since_barrier_.clear();
-  queues_.ranked.store(true, std::memory_order_release);
-  queues_.signal.notify();
-}
-
-std::vector<LoadAhead> RuntimeImpl::load_order() {
-  // The objects that unfinished accelerator tasks read, in the order the
-  // highest-ranked of their readers will want them: in a right-looking
-  // factorisation, block column by block column, the order in which a
-  // left-looking code would touch them. The helper loads them into the
-  // devices while their fetch engines would otherwise wait for tasks to
-  // become ready, so the start of the run is not bound by loading the data
-  // the first steps touch (every block, in step 0).
-  //
-  // Only a value that is already final for its reader may go ahead of it:
-  // an object that an unfinished task writes before that reader, or that
-  // overlaps another region the program uses, is left to the reader's own
-  // fetch. The helper drops a load once its reader is dispatched, since the
-  // reader, and after it later writers, may then write the value.
-  bool cuda = false, simulated = false;
-  for (const auto &device : devices_)
-    (device->kind() == DeviceKind::Cuda ? cuda : simulated) = true;
-  std::vector<LoadAhead> order;
-  std::unordered_set<const DataObject *> written, listed;
-  std::vector<BoundAccess> accesses;
-  for (const TaskRef &task : since_barrier_) { // submission order
-    {
-      // The helper drops a completed task's accesses under this lock.
-      std::lock_guard lock(task->edges_mutex);
-      accesses = task->accesses;
-    }
-    bool on_accelerators =
-        task->device_kind == CSS_DEVICE_CUDA ? cuda : simulated && task->kind != TaskKind::CopyBack;
-    for (const BoundAccess &access : accesses) {
-      const DataObjectRef &object = access.object;
-      if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&
-          !object->has_parts() && !written.contains(object.get()) && !listed.contains(object.get()) &&
-          !tracker_.overlaps_another(object->shape)) {
-        listed.insert(object.get());
-        order.push_back(LoadAhead{object, task});
-      }
-    }
-    for (const BoundAccess &access : accesses)
-      if (access.object && access.writes) written.insert(access.object.get());
-  }
-  std::stable_sort(order.begin(), order.end(), [](const LoadAhead &a, const LoadAhead &b) {
-    return a.reader->rank.load(std::memory_order_relaxed) > b.reader->rank.load(std::memory_order_relaxed);
-  });
-  return order;
-}
-
-void RuntimeImpl::wait_on(std::span<const css_region> regions) {
-  if (finished_) return;
-  for (const css_region &user_region : regions) {
-    Region region = Region::from(user_region);
-    if (auto problem = region.misuse()) fatal("wait on: " + *problem);
-    std::vector<TaskRef> created, last_writers;
-    std::vector<DataObjectRef> objects;
-    tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
-    complete_and_flush(created, last_writers, std::move(objects));
-    // The program may free the region now.
-    if (unlock_at_barrier_) page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
-  }
-}
-
-void RuntimeImpl::release(std::span<const css_region> regions) {
-  if (finished_) return;
-  for (const css_region &user_region : regions) {
-    Region region = Region::from(user_region);
-    if (auto problem = region.misuse()) fatal("css_release: " + *problem);
-    // As a free of the bytes from the region's first to its last: the
-    // memory stays the program's, so its page locks stay too.
-    Region span = Region::contiguous(region.base, region.span());
-    settle_before_release(span);
-    tracker_.forget_released(span);
-  }
-}
-
-void RuntimeImpl::before_release(void *address, std::size_t bytes) {
-  // The tracker is the master's alone: on another thread, a release only
-  // undoes page locks, and tasks that still use the memory are the
-  // program's error (language.md).
-  if (std::this_thread::get_id() == master_ && !finished_) {
-    Region region = Region::contiguous(reinterpret_cast<std::uintptr_t>(address), bytes);
-    settle_before_release(region);
-    tracker_.forget_released(region);
-  }
-  if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
-}
-
-void RuntimeImpl::settle_before_release(const Region &region) {
-  // As in the sequential program, the tasks called before the release have
-  // used the memory and left their results in it (realloc copies them).
-  // Without this, a renamed value's copy-back or a device's write-back
-  // would land in memory the allocator has handed to someone else, and a
-  // device copy of the old value would be read for new memory at the same
-  // addresses.
-  std::vector<TaskRef> created, users;
-  std::vector<DataObjectRef> objects;
-  if (!tracker_.settle_for_release(region, created, users, devices_.empty() ? nullptr : &objects)) return;
-  complete_and_flush(created, users, std::move(objects));
-  Stats::add(stats_->early_releases, 1);
-}
-
-void RuntimeImpl::complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
-                                     std::vector<DataObjectRef> objects) {
-  // For wait on and early releases: the copy-backs bring renamed values
-  // home, `tasks` finish, then the devices' values of `objects` go home and
-  // their device copies are forgotten.
-  submit_internal(copy_backs);
-  for (const TaskRef &task : tasks) {
-    task->awaited.store(true, std::memory_order_seq_cst); // mark_completed rings only for awaited tasks
-    while (!task->completed.load(std::memory_order_seq_cst))
-      task->completed.wait(false, std::memory_order_acquire);
-  }
-  wait_for(request_flush(std::move(objects), false));
-}
-
-void RuntimeImpl::unpin(const void *address, std::size_t bytes) {
-  if (finished_) return;
-  // After the barrier no task uses the range (a copy still in flight through
-  // one of its locks is waited for); a later task that uses it page-locks it
-  // again when submitted.
-  barrier();
-  if (page_locks_) page_locks_->forget(address, bytes);
-}
-
 void RuntimeImpl::finish() {
   if (finished_) return;
-  barrier();
+  master_->barrier();
   wall_seconds_ = now();
   finished_ = true;
+  master_->set_finished();
   tracker_.clear();
   stop_.store(true, std::memory_order_release);
   queues_.signal.notify();
@@ -480,7 +177,7 @@ void RuntimeImpl::finish() {
     device->stop();
   // No copy is in flight now, and none will be: every lock goes, since
   // frees are no longer watched.
-  if (watching_releases_) release_hooks::detach(*this);
+  if (watching_releases_) release_hooks::detach(*master_);
   if (page_locks_) page_locks_->forget_all();
   // Every thread is gone: what is left to retire is the master's to free.
   for (DataObject *object : queues_.retired.drain())
@@ -511,26 +208,26 @@ Runtime::~Runtime() {
 void Runtime::submit(const css_task_desc &desc) {
   if (RunningTask *running = running_task()) return running->nested->submit(*running, desc);
   ApiCall call;
-  impl_->submit(desc);
+  impl_->master().submit(desc);
 }
 void Runtime::barrier() {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
-  impl_->barrier();
+  impl_->master().barrier();
 }
 void Runtime::wait_on(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
-  impl_->wait_on(regions);
+  impl_->master().wait_on(regions);
 }
 void Runtime::release(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
-  impl_->release(regions);
+  impl_->master().release(regions);
 }
 void Runtime::unpin(const void *address, std::size_t bytes) {
   ApiCall call;
-  impl_->unpin(address, bytes);
+  impl_->master().unpin(address, bytes);
 }
 void Runtime::finish() {
   ApiCall call;

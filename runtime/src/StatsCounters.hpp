@@ -2,6 +2,7 @@
 // counter is independent and only read for reporting.
 #pragma once
 
+#include "Queues.hpp"
 #include "Stats.hpp"
 
 #include <atomic>
@@ -13,8 +14,10 @@ namespace gpuss {
 struct Stats {
   Stats(std::size_t cpus, std::size_t devices);
 
-  std::atomic<std::uint64_t> tasks{0};
-  std::atomic<std::uint64_t> renamed{0};
+  // Counted by every thread that completes a task: a line of its own (the
+  // counters after it, mostly the master's and the helper's, start the next).
+  alignas(cache_line) std::atomic<std::uint64_t> tasks{0};
+  alignas(cache_line) std::atomic<std::uint64_t> renamed{0};
   std::atomic<std::uint64_t> max_ready{0};
   std::atomic<std::uint64_t> bytes_h2d{0};
   std::atomic<std::uint64_t> bytes_d2h{0};

@@ -132,8 +132,11 @@ public:
   }
 
 private:
-  std::atomic<std::uint64_t> count_{0};
-  std::atomic<std::uint64_t> wake_at_{0}; // 0: nobody waits for a level above zero
+  // Written by the master at every submit and by every thread that
+  // completes a task: a line of its own. wake_at_ is read at every
+  // completion and written only when the master starts or stops waiting.
+  alignas(cache_line) std::atomic<std::uint64_t> count_{0};
+  alignas(cache_line) std::atomic<std::uint64_t> wake_at_{0}; // 0: nobody waits for a level above zero
 };
 
 // Misuse in a descriptor whatever runs it (ABI version, body, directions,
@@ -161,8 +164,10 @@ public:
   // was added.
   bool add_edge(Task &predecessor, const TaskRef &successor);
 
-  // Helper thread. Marks the task finished and returns the successors that
-  // became ready (their last predecessor was this task).
+  // Helper thread, or a host worker that releases its task's successors
+  // itself (DirectRelease, without accelerators). Marks the task finished
+  // and returns the successors that became ready (their last predecessor
+  // was this task).
   std::vector<TaskRef> complete(Task &task);
 
   // Tasks waiting for `task` so far (the master may still add more).
