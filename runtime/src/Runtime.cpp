@@ -7,9 +7,10 @@
 #include "DeviceModel.hpp"
 #include "Directory.hpp"
 #include "Fatal.hpp"
+#include "FaultReports.hpp"
 #include "Helper.hpp"
-#include "NestedTasks.hpp"
 #include "HostReleaseHooks.hpp"
+#include "NestedTasks.hpp"
 #include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
@@ -45,6 +46,9 @@ public:
   Config config;
 
 private:
+  // Installed before any runtime thread starts, put back at finish: a copy
+  // that faults, or a body that crashes, names its task (FaultReports.hpp).
+  faults::Handler fault_handler_;
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
   void enqueue(const TaskRef &task);
   void submit_internal(std::vector<TaskRef> &tasks);
@@ -466,6 +470,7 @@ void RuntimeImpl::finish() {
   cpus_->stop();
   for (auto &device : devices_)
     device->stop();
+  fault_handler_.release(); // no runtime thread is left
   // No copy is in flight now, and none will be: every lock goes, since
   // frees are no longer watched.
   if (watching_releases_) release_hooks::detach(*this);
