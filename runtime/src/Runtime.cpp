@@ -12,6 +12,7 @@
 #include "HostReleaseHooks.hpp"
 #include "NestedTasks.hpp"
 #include "PageLocks.hpp"
+#include "RegionCheck.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -139,6 +140,14 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
       tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
+  if (config.check_regions) {
+    // Before the devices start, so that their own blocks are known too.
+    region_check::turn_on();
+    if (!region_check::heap_blocks_known())
+      std::fprintf(stderr, "gpuss: warning: CSS_CHECK_REGIONS=1: the program's malloc() or free() does not "
+                           "reach libgpuss (a sanitizer's or a preloaded allocator comes first), so heap "
+                           "blocks are not known: regions are checked against the memory map only\n");
+  }
   policy_ = make_scheduling_policy(config.scheduler);
   if (!policy_)
     fatal("CSS_SCHEDULER='" + config.scheduler +
@@ -229,6 +238,7 @@ void RuntimeImpl::submit_internal(std::vector<TaskRef> &tasks) {
 void RuntimeImpl::submit(const css_task_desc &desc) {
   if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
   validate(desc);
+  if (config.check_regions) region_check::check_task(desc);
   TaskRef task = make_user_task(desc, tracker_.next_task_id());
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());

@@ -12,8 +12,19 @@
 // names the task of a body that crashes where the program has no handler,
 // and is gone after finish.
 //
+// CheckRegions: with CSS_CHECK_REGIONS=1 every region is checked at submit
+// against the heap blocks the program allocated (each allocation function
+// in turn) and, for other memory, against the process's mappings. The
+// variable is set inside each death test's child, and the C API's runtime
+// reads it at start, as a program's would. Under a sanitizer libgpuss does
+// not see malloc(), so the heap cases skip (the mapping cases still run).
+// CheckRegionsFromStart runs with the variable set before the process
+// starts (ctest runtime.check-regions-from-start), so that a block
+// allocated before the runtime starts is known.
+//
 // Death tests run "threadsafe" (re-executing the test binary): the runtime
 // has threads, and TSan forbids fork then.
+#include "RegionCheck.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +33,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
+#include <new>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -47,6 +60,12 @@ void say_where(const void *first, const void *second = nullptr) {
   std::fflush(stderr);
 }
 const std::string where = "where: ((0x[0-9a-f]+)) ((0x[0-9a-f]+|\\(nil\\)))\n";
+// The same for "block ADDRESS USABLE USABLE+8": \\2, \\4, \\6.
+const std::string block_line = "block ((0x[0-9a-f]+)) (([0-9]+)) (([0-9]+))\n";
+void say_block(const void *block, std::size_t usable) {
+  std::fprintf(stderr, "block %s %zu %zu\n", hex(block).c_str(), usable, usable + 8);
+  std::fflush(stderr);
+}
 
 // "gpuss: error: FILE:LINE: task 'LABEL': " for `task`, as a regex.
 std::string error_for(const Task &task, const std::string &label) {
@@ -88,6 +107,13 @@ private:
   std::byte *base_ = nullptr;
 };
 
+// The end of a death test that must not die: exit status 0 and a word on
+// stderr (a statement that returns is a failure of EXPECT_EXIT).
+[[noreturn]] void passed() {
+  std::fprintf(stderr, "region-test: passed\n");
+  std::fflush(stderr);
+  std::_Exit(0);
+}
 
 class CopyFault : public ::testing::Test {
 protected:
@@ -340,6 +366,287 @@ TEST_F(FaultHandler, FinishRestoresThePreviousHandler) {
     EXPECT_EQ(now.sa_handler, &program_handler);
   }
   ASSERT_EQ(sigaction(SIGSEGV, &before, nullptr), 0);
+}
+
+class CheckRegions : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+// Inside a death test's child: the C API's runtime, started with checking
+// on, one host worker.
+void start_checking() {
+  setenv("CSS_CHECK_REGIONS", "1", 1);
+  setenv("CSS_NUM_CPUS", "1", 1);
+  setenv("CSS_NUM_GPUS", "0", 1);
+  unsetenv("CSS_SIM_DEVICES");
+  css_start();
+}
+
+// Why the heap cases skip where libgpuss does not see malloc().
+constexpr const char *heap_unknown =
+    "malloc() does not reach libgpuss in this build (a sanitizer's allocator "
+    "comes first): checking mode knows only the memory map";
+
+// Each way a program allocates a heap block.
+struct Allocation {
+  const char *name;
+  void *(*allocate)(std::size_t bytes);
+  void (*release)(void *block);
+};
+
+void plain_free(void *block) {
+  std::free(block);
+}
+
+const Allocation allocations[] = {
+    {"malloc", [](std::size_t n) { return std::malloc(n); }, plain_free},
+    {"calloc", [](std::size_t n) { return std::calloc(n, 1); }, plain_free},
+    {"realloc", [](std::size_t n) { return std::realloc(std::malloc(8), n); }, plain_free},
+    {"reallocarray", [](std::size_t n) { return reallocarray(std::malloc(8), n, 1); }, plain_free},
+    {"posix_memalign",
+     [](std::size_t n) {
+       void *block = nullptr;
+       return posix_memalign(&block, 64, n) == 0 ? block : nullptr;
+     },
+     plain_free},
+    {"aligned_alloc", [](std::size_t n) { return std::aligned_alloc(64, (n + 63) / 64 * 64); }, plain_free},
+    {"memalign", [](std::size_t n) { return memalign(256, n); }, plain_free},
+    {"valloc", [](std::size_t n) { return valloc(n); }, plain_free},
+    {"pvalloc", [](std::size_t n) { return pvalloc(n); }, plain_free},
+    {"new[]", [](std::size_t n) { return static_cast<void *>(new char[n]); },
+     [](void *block) { delete[] static_cast<char *>(block); }},
+    {"aligned new", [](std::size_t n) { return ::operator new[](n, std::align_val_t{128}); },
+     [](void *block) { ::operator delete[](block, std::align_val_t{128}); }},
+};
+
+class CheckRegionsPerAllocation : public ::testing::TestWithParam<Allocation> {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    if (!region_check::heap_blocks_known()) GTEST_SKIP() << heap_unknown;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(, CheckRegionsPerAllocation, ::testing::ValuesIn(allocations),
+                         [](const ::testing::TestParamInfo<Allocation> &info) {
+                           std::string name;
+                           for (const char *c = info.param.name; *c; ++c)
+                             name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+                           return name;
+                         });
+
+// 8 bytes past the end of the block (its usable size): an error at submit,
+// with both sizes, before any task runs.
+TEST_P(CheckRegionsPerAllocation, RegionPastTheEndOfTheBlock) {
+  const Allocation &allocation = GetParam();
+  Task task("past_the_end");
+  EXPECT_EXIT(
+      {
+        start_checking();
+        auto *block = static_cast<std::byte *>(allocation.allocate(1000));
+        std::size_t usable = malloc_usable_size(block);
+        say_block(block, usable);
+        task.inout(block, usable + 8).body([](TaskEnv) { std::_Exit(9); }).submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      block_line + error_for(task, "past_the_end") +
+          "region \\2 \\(\\6 bytes, access 0\\) reaches 8 bytes past the end of the \\4-byte block "
+          "allocated at \\2\n");
+}
+
+// The whole usable block, and a part of it: both fine.
+TEST_P(CheckRegionsPerAllocation, RegionsInsideTheBlockPass) {
+  const Allocation &allocation = GetParam();
+  EXPECT_EXIT(
+      {
+        start_checking();
+        auto *block = static_cast<std::byte *>(allocation.allocate(1000));
+        std::size_t usable = malloc_usable_size(block);
+        Task("whole_block").inout(block, usable).submit_c();
+        Task("part_of_it").in(block + 100, 200).submit_c();
+        css_barrier();
+        allocation.release(block);
+        passed();
+      },
+      ::testing::ExitedWithCode(0), "region-test: passed");
+}
+
+// A region that starts before a block and runs into it.
+TEST_F(CheckRegions, RegionStartingBeforeABlock) {
+  if (!region_check::heap_blocks_known()) GTEST_SKIP() << heap_unknown;
+  Task task("starts_before_its_block");
+  EXPECT_EXIT(
+      {
+        start_checking();
+        auto *block = static_cast<std::byte *>(std::malloc(1000));
+        std::size_t usable = malloc_usable_size(block);
+        say_block(block, usable);
+        // The 8 bytes before a block are the allocator's (its size), not the
+        // previous block's.
+        task.in(block - 8, 64).submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      block_line + error_for(task, "starts_before_its_block") +
+          "region 0x[0-9a-f]+ \\(64 bytes, access 0\\) starts 8 bytes before the \\4-byte block allocated at "
+          "\\2 and runs into it\n");
+}
+
+// Memory that is not from the heap: a static array, the stack, a mapping
+// of the program's own. Checked against the memory map only.
+TEST_F(CheckRegions, StaticStackAndMappedRegionsPass) {
+  EXPECT_EXIT(
+      {
+        start_checking();
+        static double table[512];
+        static const double constants[64] = {1.0};
+        double local[32] = {};
+        GuardedPage mapped;
+        Task("static_array").inout(table, sizeof table).submit_c();
+        Task("part_of_it").in(table + 100, 8 * sizeof(double)).submit_c();
+        Task("read_only_input").in(constants, sizeof constants).submit_c();
+        Task("stack").inout(local, sizeof local).submit_c();
+        Task("mapped").inout(mapped.last(256), 256).submit_c();
+        css_barrier();
+        passed();
+      },
+      ::testing::ExitedWithCode(0), "region-test: passed");
+}
+
+// Into a PROT_NONE page after a mapping: caught at submit, not at the copy.
+TEST_F(CheckRegions, RegionIntoAnInaccessiblePage) {
+  GuardedPage memory;
+  std::byte *start = memory.last(64);
+  Task task("into_a_guard_page");
+  EXPECT_EXIT(
+      {
+        start_checking(); // under a sanitizer, this warns: say where after it
+        say_where(start, memory.guard());
+        task.in(start, 128).body([](TaskEnv) { std::_Exit(9); }).submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      where + error_for(task, "into_a_guard_page") +
+          "region \\2 \\(128 bytes, access 0\\) reaches memory the program cannot read at \\4" +
+          " \\(64 bytes past the accessible memory it starts in\\)");
+}
+
+// Past the end of every mapping.
+// The hole is made after the runtime has started: its threads' own small
+// mappings (a sanitizer's, say) could fill a hole made before.
+TEST_F(CheckRegions, RegionIntoUnmappedMemory) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  Task task("into_unmapped_memory");
+  EXPECT_EXIT(
+      {
+        start_checking();
+        void *mapped = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        auto *start = static_cast<std::byte *>(mapped);
+        if (mapped == MAP_FAILED || munmap(start + page, page) != 0) std::_Exit(8);
+        say_where(start + page - 8, start + page);
+        task.out(start + page - 8, 16).body([](TaskEnv) { std::_Exit(9); }).submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      where + error_for(task, "into_unmapped_memory") +
+          "region \\2 \\(16 bytes, access 0\\) reaches unmapped memory at \\4" +
+          " \\(8 bytes past the accessible memory it starts in\\)");
+}
+
+// An output in read-only memory: the task, or a write-back, would write it.
+TEST_F(CheckRegions, OutputInReadOnlyMemory) {
+  static const double constants[64] = {1.0};
+  Task task("writes_constants");
+  EXPECT_EXIT(
+      {
+        start_checking();
+        say_where(constants);
+        task.access(css_contiguous(constants, sizeof constants), CSS_OUT)
+            .body([](TaskEnv) { std::_Exit(9); })
+            .submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      where + error_for(task, "writes_constants") +
+          "region \\2 \\(512 bytes, access 0\\) is written by the task but lies in read-only memory at \\2");
+}
+
+// A child task's region is checked like any other.
+TEST_F(CheckRegions, ChildTaskRegionPastTheEnd) {
+  if (!region_check::heap_blocks_known()) GTEST_SKIP() << heap_unknown;
+  Task child("child_past_the_end");
+  EXPECT_EXIT(
+      {
+        start_checking();
+        auto *block = static_cast<std::byte *>(std::malloc(1000));
+        std::size_t usable = malloc_usable_size(block);
+        say_block(block, usable);
+        Task("parent")
+            .inout(block, usable)
+            .body([&](TaskEnv env) {
+              child.inout(env.ptr(0), usable + 8).body([](TaskEnv) { std::_Exit(9); }).submit_c();
+            })
+            .submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      block_line + error_for(child, "child_past_the_end") +
+          "region \\2 \\(\\6 bytes, access 0\\) reaches 8 bytes past the end of the \\4-byte block allocated "
+          "at "
+          "\\2\n");
+}
+
+// Without the variable, nothing is checked: the same region runs (and its
+// body, which touches nothing, returns).
+TEST_F(CheckRegions, OffByDefault) {
+  EXPECT_EXIT(
+      {
+        unsetenv("CSS_CHECK_REGIONS");
+        setenv("CSS_NUM_CPUS", "1", 1);
+        setenv("CSS_NUM_GPUS", "0", 1);
+        auto *block = static_cast<std::byte *>(std::malloc(1000));
+        Task("past_the_end_unchecked").in(block, malloc_usable_size(block) + 8).submit_c();
+        css_barrier();
+        passed();
+      },
+      ::testing::ExitedWithCode(0), "region-test: passed");
+}
+
+// With CSS_CHECK_REGIONS=1 in the environment before the process started
+// (ctest runtime.check-regions-from-start), blocks allocated before the
+// runtime starts are known too.
+class CheckRegionsFromStart : public ::testing::Test {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const char *value = std::getenv("CSS_CHECK_REGIONS");
+    if (!value || std::string(value) != "1")
+      GTEST_SKIP() << "needs CSS_CHECK_REGIONS=1 from the start (ctest runtime.check-regions-from-start)";
+    if (!region_check::heap_blocks_known()) GTEST_SKIP() << heap_unknown;
+  }
+};
+
+// Allocated while the test binary started, long before any runtime.
+std::byte *const early_block = static_cast<std::byte *>(std::malloc(1000));
+
+TEST_F(CheckRegionsFromStart, BlockAllocatedBeforeTheRuntimeStarted) {
+  Task task("past_an_early_block");
+  EXPECT_EXIT(
+      {
+        std::size_t usable = malloc_usable_size(early_block);
+        say_block(early_block, usable);
+        setenv("CSS_NUM_CPUS", "1", 1);
+        setenv("CSS_NUM_GPUS", "0", 1);
+        task.in(early_block, usable + 8).body([](TaskEnv) { std::_Exit(9); }).submit_c();
+        css_barrier();
+      },
+      ::testing::ExitedWithCode(1),
+      block_line + error_for(task, "past_an_early_block") +
+          "region \\2 \\(\\6 bytes, access 0\\) reaches 8 bytes past the end of the \\4-byte block allocated "
+          "at "
+          "\\2\n");
 }
 
 } // namespace
