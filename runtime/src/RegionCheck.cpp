@@ -23,16 +23,18 @@
 
 // glibc's own entry points, for allocations made while dlsym is still
 // looking up the next definition (dlsym may allocate memory of its own).
-extern "C" void *__libc_malloc(std::size_t);
-extern "C" void *__libc_calloc(std::size_t, std::size_t);
-extern "C" void *__libc_memalign(std::size_t, std::size_t);
-extern "C" void *__libc_valloc(std::size_t);
-extern "C" void *__libc_pvalloc(std::size_t);
+// Declared noexcept, as they are, so that the hooks below can jump to them
+// rather than call them.
+extern "C" void *__libc_malloc(std::size_t) noexcept;
+extern "C" void *__libc_calloc(std::size_t, std::size_t) noexcept;
+extern "C" void *__libc_memalign(std::size_t, std::size_t) noexcept;
+extern "C" void *__libc_valloc(std::size_t) noexcept;
+extern "C" void *__libc_pvalloc(std::size_t) noexcept;
 
 namespace gpuss::region_check {
 
 namespace hooks {
-constinit std::atomic<bool> checking{false};
+[[gnu::visibility("hidden")]] constinit std::atomic<bool> checking{false};
 } // namespace hooks
 
 namespace {
@@ -173,36 +175,33 @@ template <typename Fn> struct Hook {
   }
 };
 
-void *posix_memalign_fallback(std::size_t alignment, std::size_t bytes) {
-  return __libc_memalign(alignment, bytes);
-}
-int posix_memalign_by_memalign(void **out, std::size_t alignment, std::size_t bytes) {
+int posix_memalign_by_memalign(void **out, std::size_t alignment, std::size_t bytes) noexcept {
   if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
-  void *block = posix_memalign_fallback(alignment, bytes);
+  void *block = __libc_memalign(alignment, bytes);
   if (!block) return ENOMEM;
   *out = block;
   return 0;
 }
 
-using MallocFn = void *(*)(std::size_t);
-using CallocFn = void *(*)(std::size_t, std::size_t);
-using AlignedFn = void *(*)(std::size_t, std::size_t);
-using PosixMemalignFn = int (*)(void **, std::size_t, std::size_t);
+using MallocFn = void *(*)(std::size_t) noexcept;
+using CallocFn = void *(*)(std::size_t, std::size_t) noexcept;
+using AlignedFn = void *(*)(std::size_t, std::size_t) noexcept;
+using PosixMemalignFn = int (*)(void **, std::size_t, std::size_t) noexcept;
 
-void *malloc_first(std::size_t);
-void *malloc_recording(std::size_t);
-void *calloc_first(std::size_t, std::size_t);
-void *calloc_recording(std::size_t, std::size_t);
-int posix_memalign_first(void **, std::size_t, std::size_t);
-int posix_memalign_recording(void **, std::size_t, std::size_t);
-void *aligned_alloc_first(std::size_t, std::size_t);
-void *aligned_alloc_recording(std::size_t, std::size_t);
-void *memalign_first(std::size_t, std::size_t);
-void *memalign_recording(std::size_t, std::size_t);
-void *valloc_first(std::size_t);
-void *valloc_recording(std::size_t);
-void *pvalloc_first(std::size_t);
-void *pvalloc_recording(std::size_t);
+void *malloc_first(std::size_t) noexcept;
+void *malloc_recording(std::size_t) noexcept;
+void *calloc_first(std::size_t, std::size_t) noexcept;
+void *calloc_recording(std::size_t, std::size_t) noexcept;
+int posix_memalign_first(void **, std::size_t, std::size_t) noexcept;
+int posix_memalign_recording(void **, std::size_t, std::size_t) noexcept;
+void *aligned_alloc_first(std::size_t, std::size_t) noexcept;
+void *aligned_alloc_recording(std::size_t, std::size_t) noexcept;
+void *memalign_first(std::size_t, std::size_t) noexcept;
+void *memalign_recording(std::size_t, std::size_t) noexcept;
+void *valloc_first(std::size_t) noexcept;
+void *valloc_recording(std::size_t) noexcept;
+void *pvalloc_first(std::size_t) noexcept;
+void *pvalloc_recording(std::size_t) noexcept;
 
 constinit Hook<MallocFn> malloc_hook{"malloc", &__libc_malloc, &malloc_first, &malloc_recording};
 constinit Hook<CallocFn> calloc_hook{"calloc", &__libc_calloc, &calloc_first, &calloc_recording};
@@ -214,58 +213,58 @@ constinit Hook<AlignedFn> memalign_hook{"memalign", &__libc_memalign, &memalign_
 constinit Hook<MallocFn> valloc_hook{"valloc", &__libc_valloc, &valloc_first, &valloc_recording};
 constinit Hook<MallocFn> pvalloc_hook{"pvalloc", &__libc_pvalloc, &pvalloc_first, &pvalloc_recording};
 
-void *malloc_first(std::size_t bytes) {
+void *malloc_first(std::size_t bytes) noexcept {
   return malloc_hook.resolve()(bytes);
 }
-void *malloc_recording(std::size_t bytes) {
+void *malloc_recording(std::size_t bytes) noexcept {
   void *block = malloc_hook.next.get()(bytes);
   hooks::remember(block, bytes);
   return block;
 }
-void *calloc_first(std::size_t count, std::size_t size) {
+void *calloc_first(std::size_t count, std::size_t size) noexcept {
   return calloc_hook.resolve()(count, size);
 }
-void *calloc_recording(std::size_t count, std::size_t size) {
+void *calloc_recording(std::size_t count, std::size_t size) noexcept {
   void *block = calloc_hook.next.get()(count, size);
   hooks::remember(block, count * size); // no overflow: the block exists
   return block;
 }
-int posix_memalign_first(void **out, std::size_t alignment, std::size_t bytes) {
+int posix_memalign_first(void **out, std::size_t alignment, std::size_t bytes) noexcept {
   return posix_memalign_hook.resolve()(out, alignment, bytes);
 }
-int posix_memalign_recording(void **out, std::size_t alignment, std::size_t bytes) {
+int posix_memalign_recording(void **out, std::size_t alignment, std::size_t bytes) noexcept {
   int status = posix_memalign_hook.next.get()(out, alignment, bytes);
   if (status == 0) hooks::remember(*out, bytes);
   return status;
 }
-void *aligned_alloc_first(std::size_t alignment, std::size_t bytes) {
+void *aligned_alloc_first(std::size_t alignment, std::size_t bytes) noexcept {
   return aligned_alloc_hook.resolve()(alignment, bytes);
 }
-void *aligned_alloc_recording(std::size_t alignment, std::size_t bytes) {
+void *aligned_alloc_recording(std::size_t alignment, std::size_t bytes) noexcept {
   void *block = aligned_alloc_hook.next.get()(alignment, bytes);
   hooks::remember(block, bytes);
   return block;
 }
-void *memalign_first(std::size_t alignment, std::size_t bytes) {
+void *memalign_first(std::size_t alignment, std::size_t bytes) noexcept {
   return memalign_hook.resolve()(alignment, bytes);
 }
-void *memalign_recording(std::size_t alignment, std::size_t bytes) {
+void *memalign_recording(std::size_t alignment, std::size_t bytes) noexcept {
   void *block = memalign_hook.next.get()(alignment, bytes);
   hooks::remember(block, bytes);
   return block;
 }
-void *valloc_first(std::size_t bytes) {
+void *valloc_first(std::size_t bytes) noexcept {
   return valloc_hook.resolve()(bytes);
 }
-void *valloc_recording(std::size_t bytes) {
+void *valloc_recording(std::size_t bytes) noexcept {
   void *block = valloc_hook.next.get()(bytes);
   hooks::remember(block, bytes);
   return block;
 }
-void *pvalloc_first(std::size_t bytes) {
+void *pvalloc_first(std::size_t bytes) noexcept {
   return pvalloc_hook.resolve()(bytes);
 }
-void *pvalloc_recording(std::size_t bytes) {
+void *pvalloc_recording(std::size_t bytes) noexcept {
   void *block = pvalloc_hook.next.get()(bytes);
   hooks::remember(block, bytes);
   return block;
@@ -448,7 +447,12 @@ void remember(void *block, std::size_t bytes) {
   if (!block || !recording_blocks()) return;
   Records &r = records();
   std::lock_guard lock(r.mutex);
-  r.blocks.insert_or_assign(reinterpret_cast<std::uintptr_t>(block), bytes);
+  try {
+    r.blocks.insert_or_assign(reinterpret_cast<std::uintptr_t>(block), bytes);
+  } catch (const std::bad_alloc &) {
+    // No memory for the record (mmap failed): the block is checked as
+    // other memory is, against the mappings.
+  }
 }
 
 std::size_t forget(void *block) {
