@@ -222,6 +222,8 @@ Config Config::from_environment() {
       fatal(std::string("CSS_DEVICE_GUARD='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_MAX_TASKS"))
     config.max_tasks = parse_count("CSS_MAX_TASKS", v, 0, 1000000000);
+  if (const char *v = variable("CSS_CHECK_REGIONS"))
+    config.check_regions = parse_flag("CSS_CHECK_REGIONS", v);
   if (const char *v = variable("CSS_SPIN")) config.spin_rounds = parse_count("CSS_SPIN", v, 0, 100000000);
   if (const char *v = variable("CSS_STATS")) config.stats = parse_flag("CSS_STATS", v);
   if (const char *v = variable("CSS_DAG")) {

@@ -66,6 +66,8 @@ struct Config {
                                 // replica, so that a task reaching outside its data is caught
                                 // (simulated devices check them after each task; on GPUs,
                                 // compute-sanitizer --nvtx=yes reports accesses to them)
+  bool check_regions = false;   // CSS_CHECK_REGIONS=1: every region of every task is checked at submit
+                                // against the heap blocks and mappings of the program (RegionCheck.hpp)
   unsigned spin_rounds = 4000;  // CSS_SPIN: polls before an idle thread sleeps (0: sleep at once)
   std::uint64_t max_tasks = 100000; // CSS_MAX_TASKS: tasks in flight beyond which the master waits (0: no limit)
   bool stats = false;           // CSS_STATS=1: one css-stats: line at finish

@@ -1,4 +1,5 @@
 #include "CpuWorkers.hpp"
+#include "FaultReports.hpp"
 #include "HostReleaseHooks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
@@ -36,6 +37,9 @@ void CpuWorkers::stop() {
 
 void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &addresses) {
   {
+    // A crash in the body names the task (FaultReports.hpp).
+    faults::Activity body = faults::Activity::body(task.label, task.file, task.line, "a host worker");
+    faults::Scope in_body(body);
     RunningScope running({&task, &addresses, nested_, true, index});
     task.start_time = context_.now();
     run_task_body(task, addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
@@ -72,6 +76,7 @@ TaskRef CpuWorkers::release_directly(Task &task) {
 
 void CpuWorkers::run(unsigned index) {
   release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
+  faults::AlternateStack signal_stack;
   TaskRef task;
   std::vector<void *> addresses; // reused, so that a task costs no allocation here
   while (inbox_.pop(task, *context_.stop, context_.spin_rounds))

@@ -17,6 +17,7 @@
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
+#include "FaultReports.hpp"
 #include "HostReleaseHooks.hpp"
 #include "NestedTasks.hpp"
 #include "PageLocks.hpp"
@@ -276,8 +277,27 @@ private:
     PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
   };
 
-  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases) {
+  // `task`: the task whose command this is (null for write-backs and loads
+  // ahead, which the task that made the object stands for).
+  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task) {
+    const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
+    const DataObject &object = *transfer.object;
+    faults::Activity copying =
+        faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
+                               task ? task->line : object.first_line, from_host ? "the host" : name_.c_str(),
+                               to_host ? "the host" : name_.c_str());
     transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
+      if (!from_host && !to_host) {
+        copy_piece(transfer, offset, shape, stream, leases);
+        return;
+      }
+      // Host memory is read (or written, from pageable memory) by this
+      // thread inside the CUDA calls, and locked by it: a fault there is
+      // the region's (FaultReports.hpp).
+      copying.region = shape;
+      copying.host =
+          reinterpret_cast<std::uintptr_t>((from_host ? transfer.source : transfer.destination) + offset);
+      faults::Scope scope(copying);
       copy_piece(transfer, offset, shape, stream, leases);
     });
   }
@@ -344,7 +364,7 @@ private:
     within.source = static_cast<std::byte *>(addresses[0]);
     within.destination = static_cast<std::byte *>(addresses[1]);
     PageLocks::Leases none; // device memory on both sides
-    copy(within, stream, none);
+    copy(within, stream, none, &task);
   }
 
   void issue(DeviceCommand command) {
@@ -355,14 +375,15 @@ private:
       cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
       flight->copies_start.record(stream);
       for (const Transfer &transfer : command.before)
-        copy(transfer, stream, flight->leases);
+        copy(transfer, stream, flight->leases, nullptr);
       flight->copies_end.record(stream);
       flight->done.record(stream);
     } else {
       flight->copies_start.record(in_->get());
       flight->peer_start.record(peer_->get());
       for (const Transfer &transfer : command.before)
-        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases);
+        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases,
+             command.task.get());
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
@@ -383,6 +404,9 @@ private:
       if (command.task->kind == TaskKind::CopyBack)
         copy_back(*command.task, command.addresses, compute);
       else {
+        const Task &task = *command.task;
+        faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
+        faults::Scope in_body(body);
         RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
         run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
       }
@@ -399,7 +423,7 @@ private:
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
         flight->after_start.record(out_->get());
         for (const Transfer &transfer : command.after)
-          copy(transfer, out_->get(), flight->leases);
+          copy(transfer, out_->get(), flight->leases, command.task.get());
         flight->done.record(out_->get());
       }
     }
@@ -447,6 +471,7 @@ private:
 
   void run(std::latch &ready) {
     release_hooks::Exemption exempt; // this thread's copies hold leases: it must never wait for them
+    faults::AlternateStack signal_stack;
     CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
     void *pool = nullptr;
     CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));

@@ -63,6 +63,13 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   bool renamed = false;
   std::unique_ptr<std::byte[]> renamed_buffer; // owns `host` when renamed
   std::size_t renamed_bytes = 0;
+  // The task whose submission made this storage (its label and call site),
+  // for a message about a copy no task is running for: a write-back or a
+  // load ahead that faults (FaultReports.hpp). Set by the master before
+  // the object is shared, like the fields above.
+  const char *first_label = nullptr;
+  const char *first_file = nullptr;
+  int first_line = 0;
 
   // Submitted tasks that use this object and have not completed, counted
   // only when there are accelerators: the master adds at submit, the helper

@@ -1,16 +1,30 @@
 #include "DependencyTracker.hpp"
+#include "FaultReports.hpp"
 #include "StatsCounters.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace gpuss {
 
 namespace {
 
 // Body of a copy-back task: access 0 is the renamed value, access 1 the user
-// memory it returns to.
-void copy_back_body(void *, const css_task_env *env) {
+// memory it returns to; the argument is the renamed value's DataObject. On a
+// host worker this copy is the first to touch user memory that only the
+// renamed task wrote: a fault names that task, which made the renamed
+// object (FaultReports.hpp).
+void copy_back_body(void *args, const css_task_env *env) {
+  const DataObject *renamed = nullptr;
+  std::memcpy(&renamed, args, sizeof renamed);
   Region shape = Region::from(env->accesses[0].region);
+  const bool to_user_memory = env->addresses[1] == env->accesses[1].region.base;
+  faults::Activity copy = faults::Activity::copy(
+      renamed->first_label, renamed->first_file, renamed->first_line, "its renamed buffer",
+      to_user_memory ? "user memory" : "a device's copy of user memory");
+  copy.region = shape;
+  copy.host = reinterpret_cast<std::uintptr_t>(env->addresses[1]);
+  faults::Scope copying(copy);
   copy_region_bytes(static_cast<std::byte *>(env->addresses[1]),
                     static_cast<const std::byte *>(env->addresses[0]), shape);
 }
@@ -69,6 +83,8 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
   task->label = "css_copy_back";
   task->file = "<gpuss>";
   task->body = copy_back_body;
+  const DataObject *value = entry.current.get(); // the task holds it, through its accesses
+  task->set_args(&value, sizeof value);
   css_access from{}, to{};
   from.region = {reinterpret_cast<void *>(entry.region.base), entry.region.row_bytes, entry.region.rows,
                  entry.region.stride};
@@ -92,6 +108,17 @@ TaskRef DependencyTracker::make_copy_back(Entry &entry) {
 }
 
 void DependencyTracker::add_task(const TaskRef &task, std::vector<TaskRef> &created) {
+  bind(task, created);
+  // Storage made for this task is not shared yet: it names this task.
+  for (BoundAccess &access : task->accesses)
+    if (access.object && !access.object->first_label) {
+      access.object->first_label = task->label;
+      access.object->first_file = task->file;
+      access.object->first_line = task->line;
+    }
+}
+
+void DependencyTracker::bind(const TaskRef &task, std::vector<TaskRef> &created) {
   std::vector<BoundAccess> &accesses = task->accesses;
   if (accesses_stand_alone(accesses)) {
     for (BoundAccess &access : accesses)

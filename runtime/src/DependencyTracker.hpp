@@ -117,6 +117,8 @@ private:
     bool used_since_barrier = false;
   };
 
+  // Binds each access of `task` to its storage (add_task).
+  void bind(const TaskRef &task, std::vector<TaskRef> &created);
   // Orders `task` after the tasks before it that use `region`, and returns
   // the storage its access binds to. `may_rename`: an output-only access may
   // get a fresh buffer.

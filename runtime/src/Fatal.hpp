@@ -15,5 +15,9 @@ namespace gpuss {
 [[noreturn]] void fatal_for_task(const css_task_desc *desc, std::string_view message);
 // The same, for a task already submitted: its label and call site.
 [[noreturn]] void fatal_for_task(const char *label, const char *file, int line, std::string_view message);
+// The same message, then exit status 1 (without atexit handlers, which
+// would wait for the tasks of a runtime this thread may be inside).
+[[noreturn]] void memory_error_for_task(const char *label, const char *file, int line,
+                                        std::string_view message);
 
 } // namespace gpuss

@@ -1,4 +1,6 @@
 #include "HostReleaseHooks.hpp"
+#include "NextDefinition.hpp"
+#include "RegionCheck.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -16,6 +18,12 @@
 extern "C" void __libc_free(void *);
 extern "C" void *__libc_realloc(void *, std::size_t);
 
+namespace gpuss {
+
+thread_local bool looking_up_next_definition [[gnu::tls_model("initial-exec")]] = false;
+
+} // namespace gpuss
+
 namespace gpuss::release_hooks {
 
 namespace {
@@ -23,7 +31,6 @@ namespace {
 // Initial-exec: a plain thread-pointer load, with no call that could
 // allocate, since these are read inside free().
 [[gnu::tls_model("initial-exec")]] thread_local int exempt_depth = 0;
-[[gnu::tls_model("initial-exec")]] thread_local bool resolving = false;
 [[gnu::tls_model("initial-exec")]] thread_local bool probing = false;
 [[gnu::tls_model("initial-exec")]] thread_local bool probe_seen = false;
 
@@ -35,28 +42,6 @@ struct Watch {
   std::atomic<int> calls{0};                                   // slow paths running
 };
 constinit Watch watched;
-
-// The definition of `name` after libgpuss's: the C library's, or an
-// allocator's loaded after us.
-template <typename Fn> class NextDefinition {
-public:
-  constexpr NextDefinition(const char *name, Fn fallback) : name_(name), fallback_(fallback) {}
-  Fn get() {
-    if (Fn fn = resolved_.load(std::memory_order_acquire)) return fn;
-    if (resolving) return fallback_;
-    resolving = true;
-    Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name_));
-    resolving = false;
-    if (!fn) fn = fallback_;
-    resolved_.store(fn, std::memory_order_release);
-    return fn;
-  }
-
-private:
-  const char *name_;
-  Fn fallback_;
-  std::atomic<Fn> resolved_{nullptr};
-};
 
 using FreeFn = void (*)(void *);
 using ReallocFn = void *(*)(void *, std::size_t);
@@ -174,22 +159,47 @@ Exemption::~Exemption() {
 } // namespace gpuss::release_hooks
 
 using namespace gpuss::release_hooks;
+namespace region_check = gpuss::region_check::hooks;
+
+namespace {
+
+// realloc and reallocarray under CSS_CHECK_REGIONS: the block's record
+// moves with it (RegionCheck.hpp). Forgotten before the call, so that a
+// block the call frees is never recorded when another thread gets its
+// addresses; put back if the call fails.
+template <typename Call> void *moved_block(void *pointer, std::size_t bytes, Call call) {
+  std::size_t before = region_check::forget(pointer);
+  void *moved = call();
+  if (moved)
+    region_check::remember(moved, bytes);
+  else if (bytes != 0 && before != 0)
+    region_check::remember(pointer, before); // failed: the old block stays
+  return moved;
+}
+
+} // namespace
 
 extern "C" {
 
 [[gnu::visibility("default")]] void free(void *pointer) noexcept {
   before_free(pointer);
+  if (region_check::on()) [[unlikely]]
+    region_check::forget(pointer);
   next_free.get()(pointer);
 }
 
 [[gnu::visibility("default")]] void *realloc(void *pointer, std::size_t bytes) noexcept {
   before_free(pointer);
+  if (region_check::on()) [[unlikely]]
+    return moved_block(pointer, bytes, [&] { return next_realloc.get()(pointer, bytes); });
   return next_realloc.get()(pointer, bytes);
 }
 
 [[gnu::visibility("default")]] void *reallocarray(void *pointer, std::size_t count,
                                                   std::size_t size) noexcept {
   before_free(pointer);
+  if (region_check::on()) [[unlikely]]
+    return moved_block(pointer, count * size, [&] { return next_reallocarray.get()(pointer, count, size); });
   return next_reallocarray.get()(pointer, count, size);
 }
 
@@ -198,7 +208,10 @@ extern "C" {
     std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address);
     before_release(lo, length > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + length);
   }
-  return next_munmap.get()(address, length);
+  int status = next_munmap.get()(address, length);
+  if (region_check::on()) [[unlikely]]
+    region_check::mappings_changed();
+  return status;
 }
 
 } // extern "C"

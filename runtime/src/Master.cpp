@@ -2,6 +2,7 @@
 #include "Fatal.hpp"
 #include "LoadAheadPlan.hpp"
 #include "PageLocks.hpp"
+#include "RegionCheck.hpp"
 #include "StatsCounters.hpp"
 
 #include <algorithm>
@@ -59,6 +60,7 @@ void Master::submit_internal(std::vector<TaskRef> &tasks) {
 void Master::submit(const css_task_desc &desc) {
   if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
   validate(desc);
+  if (config.check_regions) region_check::check_task(desc);
   throttle_submission();
   TaskRef task = make_user_task(desc, tracker_.next_task_id());
   for (const BoundAccess &access : task->accesses)

@@ -1,6 +1,7 @@
 #include "NestedTasks.hpp"
 #include "CpuWorkers.hpp"
 #include "Fatal.hpp"
+#include "RegionCheck.hpp"
 #include "StatsCounters.hpp"
 
 #include <link.h>
@@ -130,6 +131,9 @@ void NestedTasks::check_within_parent(const RunningTask &running, const css_task
 
 void NestedTasks::submit(RunningTask &running, const css_task_desc &desc) {
   check_task_desc(desc);
+  // In a body on a device, a child's regions are in device memory, which is
+  // not the program's to check.
+  if (check_regions_ && running.on_host_worker) region_check::check_task(desc);
   Task &parent = *running.task;
   bool gpu_child = desc.device_kind == CSS_DEVICE_CUDA;
   if (gpu_child && parent.device_kind != CSS_DEVICE_CUDA)

@@ -77,7 +77,8 @@ RunningTask *running_task();
 
 class NestedTasks {
 public:
-  NestedTasks(const Config &config, Stats &stats) : inline_only_(config.nested_inline), stats_(stats) {}
+  NestedTasks(const Config &config, Stats &stats)
+      : inline_only_(config.nested_inline), check_regions_(config.check_regions), stats_(stats) {}
 
   // Master thread, before any task runs.
   void attach(CpuWorkers *workers) { workers_ = workers; }
@@ -94,6 +95,7 @@ private:
   void check_within_parent(const RunningTask &running, const css_task_desc &desc) const;
 
   const bool inline_only_;
+  const bool check_regions_; // CSS_CHECK_REGIONS (RegionCheck.hpp)
   Stats &stats_;
   CpuWorkers *workers_ = nullptr;
   std::atomic<std::uint64_t> next_id_{std::uint64_t{1} << 62}; // apart from the master's ids

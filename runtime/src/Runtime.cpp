@@ -5,11 +5,13 @@
 #include "DeviceModel.hpp"
 #include "Directory.hpp"
 #include "Fatal.hpp"
+#include "FaultReports.hpp"
 #include "Helper.hpp"
 #include "Master.hpp"
-#include "NestedTasks.hpp"
 #include "HostReleaseHooks.hpp"
+#include "NestedTasks.hpp"
 #include "PageLocks.hpp"
+#include "RegionCheck.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
 
@@ -40,6 +42,9 @@ public:
   Config config;
 
 private:
+  // Installed before any runtime thread starts, put back at finish: a copy
+  // that faults, or a body that crashes, names its task (FaultReports.hpp).
+  faults::Handler fault_handler_;
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
 
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
@@ -112,6 +117,14 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
       tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
+  if (config.check_regions) {
+    // Before the devices start, so that their own blocks are known too.
+    region_check::turn_on();
+    if (!region_check::heap_blocks_known())
+      std::fprintf(stderr, "gpuss: warning: CSS_CHECK_REGIONS=1: the program's malloc() or free() does not "
+                           "reach libgpuss (a sanitizer's or a preloaded allocator comes first), so heap "
+                           "blocks are not known: regions are checked against the memory map only\n");
+  }
   policy_ = make_scheduling_policy(config.scheduler);
   if (!policy_)
     fatal("CSS_SCHEDULER='" + config.scheduler +
@@ -175,6 +188,7 @@ void RuntimeImpl::finish() {
   cpus_->stop();
   for (auto &device : devices_)
     device->stop();
+  fault_handler_.release(); // no runtime thread is left
   // No copy is in flight now, and none will be: every lock goes, since
   // frees are no longer watched.
   if (watching_releases_) release_hooks::detach(*master_);

@@ -6,10 +6,13 @@
 // reading a stale or never-fetched copy computes garbage a test can see.
 // With CSS_DEVICE_GUARD, every block has poisoned guard zones around its
 // replica, checked after each task: a task that wrote outside its own data
-// ends the run with an error naming it.
+// ends the run with an error naming it. A copy between user memory and the
+// device that faults (a region past the end of its allocation) is reported
+// against its task (FaultReports.hpp).
 #include "CpuWorkers.hpp"
 #include "Device.hpp"
 #include "Fatal.hpp"
+#include "FaultReports.hpp"
 #include "HostReleaseHooks.hpp"
 #include "NestedTasks.hpp"
 #include "StatsCounters.hpp"
@@ -31,11 +34,11 @@ constexpr unsigned char poison_byte = 0xDB;
 
 class SimDevice final : public Device {
 public:
-  explicit SimDevice(int space) : Device(space) {}
+  explicit SimDevice(int space) : Device(space), name_("sim" + std::to_string(index())) {}
   ~SimDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Simulated; }
-  std::string name() const override { return "sim" + std::to_string(index()); }
+  std::string name() const override { return name_; }
   std::size_t total_memory() const override { return simulated_memory; }
   double bandwidth_from(int from_space) const override { return from_space == 0 ? 10e9 : 40e9; }
   bool can_copy_from_device(int) const override { return true; }
@@ -99,27 +102,47 @@ private:
     }
   }
 
-  void copy(const Transfer &transfer, TraceTask for_task) {
+  // `task`: the task whose command this is (null for write-backs and loads
+  // ahead, which the task that made the object stands for).
+  void copy(const Transfer &transfer, const Task *task) {
     double start = context_.now();
+    const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
+    const DataObject &object = *transfer.object;
+    faults::Activity copying =
+        faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
+                               task ? task->line : object.first_line, from_host ? "the host" : name_.c_str(),
+                               to_host ? "the host" : name_.c_str());
     transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
+      // Only host memory can fault: device memory is the runtime's pool.
+      if (!from_host && !to_host) {
+        copy_region_bytes(transfer.destination + offset, transfer.source + offset, shape);
+        return;
+      }
+      copying.region = shape;
+      copying.host =
+          reinterpret_cast<std::uintptr_t>((from_host ? transfer.source : transfer.destination) + offset);
+      faults::Scope scope(copying);
       copy_region_bytes(transfer.destination + offset, transfer.source + offset, shape);
     });
     if (context_.trace->enabled())
       context_.trace->record(name() + (transfer.to_space == space() ? " copy-in" : " copy-out"), "copy",
-                             start, context_.now(), transfer.payload_bytes(), for_task);
+                             start, context_.now(), transfer.payload_bytes(),
+                             task ? task->traced() : TraceTask{});
   }
 
   void run() {
     release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
+    faults::AlternateStack signal_stack;
     DeviceCommand command;
     while (inbox_.pop(command, *context_.stop, context_.spin_rounds)) {
-      const TraceTask for_task = command.task ? command.task->traced() : TraceTask{};
       for (Transfer &transfer : command.before)
-        copy(transfer, for_task);
+        copy(transfer, command.task.get());
       if (command.task) {
         Task &task = *command.task;
         task.start_time = context_.now();
         {
+          faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
+          faults::Scope in_body(body);
           RunningScope running({&task, &command.addresses, context_.nested, false, 0});
           run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
         }
@@ -128,12 +151,13 @@ private:
         context_.count_device_task(index(), name(), task);
       }
       for (Transfer &transfer : command.after)
-        copy(transfer, for_task);
+        copy(transfer, command.task.get());
       context_.report_done(command, space());
       command = DeviceCommand{};
     }
   }
 
+  const std::string name_; // for fault reports, which must not allocate
   WorkerContext context_;
   std::mutex blocks_mutex_;
   std::map<std::size_t, DeviceBlock> blocks_; // blocks with guard zones, by offset; guarded by blocks_mutex_

@@ -84,6 +84,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_CRITICAL_PATH", "off"},
                          {"CSS_LOAD_AHEAD", "no"},
                          {"CSS_PIN_HOST", "barrier"},
+                         {"CSS_CHECK_REGIONS", "yes"},
                          {"CSS_DAG", "graph.dot"}});
   const Config config = Config::from_environment();
   EXPECT_EQ(config.num_cpus, 3u);
@@ -98,6 +99,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_FALSE(config.critical_path);
   EXPECT_FALSE(config.load_ahead);
   EXPECT_EQ(config.pin_host, HostPinning::UntilBarrier);
+  EXPECT_TRUE(config.check_regions);
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 
@@ -126,8 +128,9 @@ TEST(FromEnvironment, ReadsGpuPartitions) {
 
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
-  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG"})
+  for (const char *name :
+       {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY", "CSS_STATS",
+        "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG", "CSS_CHECK_REGIONS"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -138,6 +141,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_TRUE(config.fan_out_first);
   EXPECT_TRUE(config.load_ahead);
   EXPECT_EQ(config.pin_host, HostPinning::UntilFreed);
+  EXPECT_FALSE(config.check_regions);
   EXPECT_TRUE(config.dag_file.empty());
 }
 
@@ -169,7 +173,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_SIM_DEVICES", "2x"}, std::pair{"CSS_CACHE_POLICY", "writeback"},
                       std::pair{"CSS_GPU_MEMORY", "lots"}, std::pair{"CSS_RENAME_MEMORY", "50%"},
                       std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}, std::pair{"CSS_LOAD_AHEAD", "2"},
-                      std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                      std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_CHECK_REGIONS", "2"},
+                      std::pair{"CSS_CHECK_REGIONS", "strict"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
                       std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},
