@@ -20,8 +20,8 @@
 // in a stencil with fixed boundary values): its readers pile up until the
 // barrier. The runtime is configured from the environment (CSS_*), then
 // --cpus. The program exits non-zero, printing FAIL, when a result is wrong.
-#include "Config.hpp"
-#include "Runtime.hpp"
+#include "support/Config.hpp"
+#include "api/Runtime.hpp"
 #include "gpuss.h"
 
 #include <atomic>

@@ -10,8 +10,8 @@
 // with a fresh runtime per run (configured from CSS_*, then --cpus), the
 // best of --repeat runs; the sequential time is the same recursion as plain
 // calls. It exits non-zero when a result is wrong.
-#include "Config.hpp"
-#include "Runtime.hpp"
+#include "support/Config.hpp"
+#include "api/Runtime.hpp"
 #include "gpuss.h"
 
 #include <algorithm>

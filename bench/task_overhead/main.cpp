@@ -11,8 +11,8 @@
 // The runtime is configured from the environment (CSS_*), then --cpus.
 // Bodies add one to their slot, so that the results can be checked; the
 // program exits non-zero when they are wrong.
-#include "Config.hpp"
-#include "Runtime.hpp"
+#include "support/Config.hpp"
+#include "api/Runtime.hpp"
 #include "gpuss.h"
 
 #include <chrono>

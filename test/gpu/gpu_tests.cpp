@@ -7,8 +7,8 @@
 // environment each GPU may appear as up to N devices (docs/environment.md),
 // so the multi-GPU cases run on a node with fewer GPUs (gpu.2gpu-partitions,
 // gpu.4gpu-partitions).
-#include "HostReleaseHooks.hpp"
-#include "Runtime.hpp"
+#include "memory/HostReleaseHooks.hpp"
+#include "api/Runtime.hpp"
 #include "gpu_kernels.h"
 
 #include <cublas_v2.h>

@@ -12,8 +12,8 @@
 // failure instead of a hang.
 #pragma once
 
-#include "Config.hpp"
-#include "Runtime.hpp"
+#include "support/Config.hpp"
+#include "api/Runtime.hpp"
 #include "gpuss.h"
 
 #include <cctype>

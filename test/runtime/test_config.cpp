@@ -1,6 +1,6 @@
 // Config: sizes and percentages, the CSS_* variables, and malformed values
 // (fatal, naming the variable).
-#include "Scheduler.hpp"
+#include "scheduling/Scheduler.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 //
 // These run where libgpuss sees the program's free() (plain builds); under
 // a sanitizer its allocator comes first and they skip (HostReleaseHooks.hpp).
-#include "HostReleaseHooks.hpp"
+#include "memory/HostReleaseHooks.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>

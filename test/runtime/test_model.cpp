@@ -1,6 +1,6 @@
 // Modelled devices (CSS_SIM_MODEL): the spec's parsing, and that a modelled
 // device takes the model's time for tasks and copies without running bodies.
-#include "DeviceModel.hpp"
+#include "devices/DeviceModel.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>

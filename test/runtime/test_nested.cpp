@@ -6,7 +6,7 @@
 // CSS_NESTED=inline, or without host workers, children run inline. Nothing
 // hangs: a worker that waits for children runs other tasks meanwhile, so
 // recursion deeper than the workers goes on.
-#include "NestedTasks.hpp"
+#include "graph/NestedTasks.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>

@@ -6,8 +6,8 @@
 // Release hooks: memory the program frees, reallocates or unmaps is unlocked
 // before it goes back, if tasks named any of it; other memory, releases by
 // exempt threads and releases after detach are left alone.
-#include "HostReleaseHooks.hpp"
-#include "PageLocks.hpp"
+#include "memory/HostReleaseHooks.hpp"
+#include "memory/PageLocks.hpp"
 
 #include <gtest/gtest.h>
 

@@ -24,7 +24,7 @@
 //
 // Death tests run "threadsafe" (re-executing the test binary): the runtime
 // has threads, and TSan forbids fork then.
-#include "RegionCheck.hpp"
+#include "memory/RegionCheck.hpp"
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>

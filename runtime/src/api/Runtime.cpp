@@ -1,0 +1,257 @@
+// Runtime: the C++ interface of libgpuss over the composition root.
+#include "api/Runtime.hpp"
+#include "devices/CpuWorkers.hpp"
+#include "graph/DependencyTracker.hpp"
+#include "devices/DeviceModel.hpp"
+#include "memory/Directory.hpp"
+#include "support/Fatal.hpp"
+#include "devices/FaultReports.hpp"
+#include "scheduling/Helper.hpp"
+#include "master/Master.hpp"
+#include "memory/HostReleaseHooks.hpp"
+#include "graph/NestedTasks.hpp"
+#include "memory/PageLocks.hpp"
+#include "memory/RegionCheck.hpp"
+#include "support/StatsCounters.hpp"
+#include "support/Trace.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <unordered_set>
+
+namespace gpuss {
+
+// The composition root: builds the components in dependency order, starts
+// the threads, and at finish stops them and tears everything down in
+// reverse. The master's operations are Master's; this only forwards them.
+class RuntimeImpl final {
+public:
+  explicit RuntimeImpl(const Config &config);
+  ~RuntimeImpl();
+
+  Master &master() { return *master_; }
+  void finish();
+
+  double now() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+  StatsSnapshot stats() const { return stats_->snapshot(finished_ ? wall_seconds_ : now()); }
+
+  Config config;
+
+private:
+  // Installed before any runtime thread starts, put back at finish: a copy
+  // that faults, or a body that crashes, names its task (FaultReports.hpp).
+  faults::Handler fault_handler_;
+  static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
+
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  // User memory page-locked for GPU copies (null without GPUs or with
+  // CSS_PIN_HOST=0); before the devices, which copy through it.
+  std::unique_ptr<PageLocks> page_locks_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::unique_ptr<Stats> stats_;
+  Trace trace_;
+  TaskGraph graph_;
+  RenameBudget rename_budget_;
+  HelperQueues queues_;
+  ObjectStore objects_;
+  DependencyTracker tracker_;
+  std::unique_ptr<SchedulingPolicy> policy_;
+  std::unique_ptr<Directory> directory_;
+  std::atomic<bool> stop_{false};
+  LiveTasks live_tasks_;
+  std::atomic<unsigned> urgent_waiting_{0};
+  std::unique_ptr<NestedTasks> nested_; // before the workers, which run child tasks
+  std::unique_ptr<CpuWorkers> cpus_;
+  std::unique_ptr<Helper> helper_;
+  std::unique_ptr<Master> master_;
+  bool watching_releases_ = false; // the master is told when the program frees memory
+  bool finished_ = false;
+  double wall_seconds_ = 0;
+};
+
+namespace {
+
+std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
+  // Only GPUs copy faster from page-locked memory; simulated devices copy
+  // within the host.
+  if (config.pin_host == HostPinning::Off || config.sim_devices > 0 || config.num_gpus == 0 ||
+      cuda_device_count() == 0)
+    return nullptr;
+  std::unique_ptr<PageLocker> locker = make_cuda_page_locker();
+  return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
+}
+
+std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks) {
+  // Config::from_environment checks these too; a Config built in code
+  // (tests) reaches the runtime without it.
+  if (config.gpu_partitions < 1 || config.gpu_partitions > max_gpu_partitions)
+    fatal("CSS_GPU_PARTITIONS=" + std::to_string(config.gpu_partitions) + " is not from 1 to " +
+          std::to_string(max_gpu_partitions));
+  if (config.gpu_partitions > 1 && config.sim_devices > 0)
+    fatal("CSS_GPU_PARTITIONS=" + std::to_string(config.gpu_partitions) +
+          " splits GPUs, but CSS_SIM_DEVICES replaces them; ask for more simulated devices instead");
+  if (config.sim_devices > 0 && !config.sim_model.empty()) {
+    std::string error;
+    std::optional<DeviceModel> model = DeviceModel::parse(config.sim_model, error);
+    if (!model) fatal("CSS_SIM_MODEL: " + error);
+    return make_model_devices(1, config.sim_devices, *model);
+  }
+  if (config.sim_devices > 0) {
+    std::vector<std::unique_ptr<Device>> devices;
+    for (unsigned i = 0; i < config.sim_devices; ++i)
+      devices.push_back(make_sim_device(static_cast<int>(i) + 1));
+    return devices;
+  }
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, config.gpu_streams);
+}
+
+} // namespace
+
+RuntimeImpl::RuntimeImpl(const Config &c)
+    : config(c), page_locks_(make_page_locks(c)), devices_(make_devices(c, page_locks_.get())),
+      stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
+      graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
+      objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
+      tracker_(graph_, objects_, *stats_, c.rename_memory > 0) {
+  if (config.check_regions) {
+    // Before the devices start, so that their own blocks are known too.
+    region_check::turn_on();
+    if (!region_check::heap_blocks_known())
+      std::fprintf(stderr, "gpuss: warning: CSS_CHECK_REGIONS=1: the program's malloc() or free() does not "
+                           "reach libgpuss (a sanitizer's or a preloaded allocator comes first), so heap "
+                           "blocks are not known: regions are checked against the memory map only\n");
+  }
+  policy_ = make_scheduling_policy(config.scheduler);
+  if (!policy_)
+    fatal("CSS_SCHEDULER='" + config.scheduler +
+          "' is not one of locality, locality-nowait, eager, round-robin");
+
+  nested_ = std::make_unique<NestedTasks>(config, *stats_);
+  WorkerContext context{&queues_.completions,
+                        &queues_.signal,
+                        stats_.get(),
+                        &trace_,
+                        &stop_,
+                        &RuntimeImpl::clock_of,
+                        this,
+                        config.spin_rounds,
+                        nested_.get()};
+  std::vector<std::unique_ptr<SoftwareCache>> caches;
+  std::vector<Device *> device_pointers;
+  for (auto &device : devices_) {
+    std::size_t pool_bytes = 0;
+    if (!parse_memory_size(config.device_memory, device->total_memory(), pool_bytes))
+      fatal("CSS_GPU_MEMORY='" + config.device_memory + "' is not a size or a percentage");
+    device->start(pool_bytes, context);
+    caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes,
+                                                     config.device_guard));
+    device_pointers.push_back(device.get());
+  }
+  master_ = std::make_unique<Master>(
+      MasterParts{config, page_locks_.get(), devices_, *stats_, graph_, queues_, tracker_, live_tasks_});
+  // One runtime at a time is told of releases (tests may build several).
+  watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
+  master_->set_releases_watched(watching_releases_);
+  stats_->pin_host = to_string(!page_locks_                   ? HostPinning::Off
+                               : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
+                                                              : HostPinning::UntilFreed);
+  std::vector<MemoryNode *> memory_nodes(device_pointers.begin(), device_pointers.end());
+  directory_ = std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches),
+                                           objects_, *stats_, page_locks_.get(), config.clean_while_idle);
+  DirectRelease direct; // without accelerators, host workers release successors themselves
+  if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
+  cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
+  nested_->attach(cpus_.get());
+  helper_ = std::make_unique<Helper>(HelperParts{config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
+                                                 *policy_, *stats_, live_tasks_, stop_, urgent_waiting_});
+  helper_->start();
+}
+
+RuntimeImpl::~RuntimeImpl() {
+  finish();
+}
+
+void RuntimeImpl::finish() {
+  if (finished_) return;
+  master_->barrier();
+  wall_seconds_ = now();
+  finished_ = true;
+  master_->set_finished();
+  tracker_.clear();
+  stop_.store(true, std::memory_order_release);
+  queues_.signal.notify();
+  helper_->join();
+  cpus_->stop();
+  for (auto &device : devices_)
+    device->stop();
+  fault_handler_.release(); // no runtime thread is left
+  // No copy is in flight now, and none will be: every lock goes, since
+  // frees are no longer watched.
+  if (watching_releases_) release_hooks::detach(*master_);
+  if (page_locks_) page_locks_->forget_all();
+  // Every thread is gone: what is left to retire is the master's to free.
+  for (DataObject *object : queues_.retired.drain())
+    directory_->retire(object);
+
+  if (config.stats) std::fprintf(stderr, "%s\n", stats_->snapshot(wall_seconds_).format_line().c_str());
+  if (!config.dag_file.empty() && !graph_.write_dot(config.dag_file))
+    std::fprintf(stderr, "gpuss: warning: cannot write the task graph to %s\n", config.dag_file.c_str());
+  if (!config.trace_file.empty() && !trace_.write(config.trace_file))
+    std::fprintf(stderr, "gpuss: warning: cannot write the trace to %s\n", config.trace_file.c_str());
+}
+
+// The public methods exempt the master from the free() hook while they run:
+// what the runtime frees itself is never memory tasks named
+// (HostReleaseHooks.hpp).
+using ApiCall = release_hooks::Exemption;
+
+Runtime::Runtime(const Config &config) {
+  ApiCall call;
+  impl_ = std::make_unique<RuntimeImpl>(config);
+}
+Runtime::~Runtime() {
+  ApiCall call;
+  impl_.reset();
+}
+// Inside a task body these are the running task's: its children
+// (NestedTasks.hpp), not the master's graph.
+void Runtime::submit(const css_task_desc &desc) {
+  if (RunningTask *running = running_task()) return running->nested->submit(*running, desc);
+  ApiCall call;
+  impl_->master().submit(desc);
+}
+void Runtime::barrier() {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
+  ApiCall call;
+  impl_->master().barrier();
+}
+void Runtime::wait_on(std::span<const css_region> regions) {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
+  ApiCall call;
+  impl_->master().wait_on(regions);
+}
+void Runtime::release(std::span<const css_region> regions) {
+  if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
+  ApiCall call;
+  impl_->master().release(regions);
+}
+void Runtime::unpin(const void *address, std::size_t bytes) {
+  ApiCall call;
+  impl_->master().unpin(address, bytes);
+}
+void Runtime::finish() {
+  ApiCall call;
+  impl_->finish();
+}
+StatsSnapshot Runtime::stats() const {
+  return impl_->stats();
+}
+const Config &Runtime::config() const {
+  return impl_->config;
+}
+
+} // namespace gpuss

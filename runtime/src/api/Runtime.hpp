@@ -1,0 +1,44 @@
+// Runtime: the one object that owns every component of GPUSs.
+//
+// There is no other mutable global state: the C API (capi.cpp) holds one
+// process-wide Runtime, and tests build as many as they like, each with its
+// own Config. All public methods are called from the master thread.
+#pragma once
+
+#include "support/Config.hpp"
+#include "support/Stats.hpp"
+#include "gpuss.h"
+
+#include <memory>
+#include <span>
+
+namespace gpuss {
+
+class RuntimeImpl;
+
+class Runtime {
+public:
+  explicit Runtime(const Config &config);
+  ~Runtime(); // finishes: waits for every task and leaves results in user memory
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  void submit(const css_task_desc &desc);
+  void barrier();
+  void wait_on(std::span<const css_region> regions);
+  // The program is done with these regions (gpuss.h, css_release).
+  void release(std::span<const css_region> regions);
+  // A barrier, then the page-locking of [address, address + bytes) undone,
+  // so that the program may free that memory (gpuss.h, css_unpin).
+  void unpin(const void *address, std::size_t bytes);
+  void finish(); // idempotent; submit after it is an error
+
+  // Counters so far (complete after barrier or finish).
+  StatsSnapshot stats() const;
+  const Config &config() const;
+
+private:
+  std::unique_ptr<RuntimeImpl> impl_;
+};
+
+} // namespace gpuss

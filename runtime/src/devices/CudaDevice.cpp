@@ -1,0 +1,618 @@
+// CudaDevice: a GPU, driven by its own worker thread.
+//
+// Only the worker makes CUDA calls for its device (the master may query
+// properties before it starts). Each worker has its streams: `in` for
+// copies from the host, `peer` for copies from other GPUs, the compute
+// lanes for task bodies and `out` for write-backs, so the fetches of staged
+// tasks overlap the running task, and a copy from a peer over NVLink does
+// not queue behind copies from the host over PCIe (they use different copy
+// engines). Completion is found by polling events; the device is never
+// synchronised.
+//
+// With CSS_GPU_PARTITIONS=N each GPU appears as N devices, each a complete
+// CudaDevice (worker, streams, cuBLAS handles, pool, cache) over 1/N of the
+// GPU's memory, so that the multi-GPU paths (peer copies, coherence across
+// caches) run on a node with fewer GPUs. Partitions of one GPU share its
+// context: a copy between them is a plain device-to-device copy.
+#include "devices/CpuWorkers.hpp"
+#include "devices/Device.hpp"
+#include "support/Fatal.hpp"
+#include "devices/FaultReports.hpp"
+#include "memory/HostReleaseHooks.hpp"
+#include "graph/NestedTasks.hpp"
+#include "memory/PageLocks.hpp"
+#include "support/StatsCounters.hpp"
+#include "support/Trace.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExtMem.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <latch>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+namespace gpuss {
+
+namespace {
+
+// Stream and cuBLAS handle of the GPU worker running on this thread, for
+// css_cuda_stream_ptr() and css_cublas_handle_ptr(). Thread-local because a
+// task body asks "which stream am I on", and each worker is one thread.
+thread_local void *current_stream = nullptr;
+thread_local void *current_cublas = nullptr;
+
+void check_cuda(cudaError_t status, const char *call, const char *file, int line) {
+  if (status == cudaSuccess) return;
+  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
+        " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+}
+
+void check_cublas(cublasStatus_t status, const char *call, const char *file, int line) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
+        " failed: " + cublasGetStatusName(status));
+}
+
+#define CSS_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+#define CSS_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
+
+class CudaStream {
+public:
+  CudaStream() { CSS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream &) = delete;
+  CudaStream &operator=(const CudaStream &) = delete;
+  cudaStream_t get() const { return stream_; }
+
+private:
+  cudaStream_t stream_{};
+};
+
+class CudaEvent {
+public:
+  explicit CudaEvent(bool timing = false) {
+    CSS_CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~CudaEvent() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent &&other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  CudaEvent(const CudaEvent &) = delete;
+  CudaEvent &operator=(const CudaEvent &) = delete;
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t stream) { CSS_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  bool done() const {
+    cudaError_t status = cudaEventQuery(event_);
+    if (status == cudaErrorNotReady) return false;
+    CSS_CUDA_CHECK(status);
+    return true;
+  }
+
+private:
+  cudaEvent_t event_{};
+};
+
+// The pool as compute-sanitizer sees it (NVTX memory API, `--nvtx=yes`): a
+// heap of sub-allocations, each replica one region, so that memcheck reports
+// an access to pool memory no replica holds. With CSS_DEVICE_GUARD every
+// replica has unregistered guard zones around it, so that a task reaching a
+// little outside its data is reported too. The calls do nothing unless a
+// tool is attached.
+class SanitizerHeap {
+public:
+  // Worker thread, once the pool exists.
+  void open(void *pool, std::size_t bytes) {
+    domain_ = nvtxDomainCreateA("GPUSs");
+    nvtxMemVirtualRangeDesc_t range{};
+    range.ptr = pool;
+    range.size = bytes;
+    nvtxMemHeapDesc_t heap{};
+    heap.extCompatID = NVTX_EXT_COMPATID_MEM;
+    heap.structSize = sizeof heap;
+    heap.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
+    heap.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    heap.typeSpecificDescSize = sizeof range;
+    heap.typeSpecificDesc = &range;
+    heap_ = nvtxMemHeapRegister(domain_, &heap);
+  }
+  // Worker thread, before the pool goes.
+  void close() {
+    if (heap_) nvtxMemHeapUnregister(domain_, heap_);
+    heap_ = nullptr;
+  }
+  // Helper thread.
+  void add(const DeviceBlock &block) const {
+    if (!heap_) return;
+    nvtxMemVirtualRangeDesc_t range{};
+    range.ptr = block.address;
+    range.size = block.usable;
+    nvtxMemRegionsRegisterBatch_t batch{};
+    batch.extCompatID = NVTX_EXT_COMPATID_MEM;
+    batch.structSize = sizeof batch;
+    batch.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    batch.heap = heap_;
+    batch.regionCount = 1;
+    batch.regionDescElementSize = sizeof range;
+    batch.regionDescElements = &range;
+    nvtxMemRegionsRegister(domain_, &batch);
+  }
+  void remove(const DeviceBlock &block) const {
+    if (!heap_) return;
+    nvtxMemRegionRef_t region{};
+    region.pointer = block.address;
+    nvtxMemRegionsUnregisterBatch_t batch{};
+    batch.extCompatID = NVTX_EXT_COMPATID_MEM;
+    batch.structSize = sizeof batch;
+    batch.refType = NVTX_MEM_REGION_REF_TYPE_POINTER;
+    batch.refCount = 1;
+    batch.refElementSize = sizeof region;
+    batch.refElements = &region;
+    nvtxMemRegionsUnregister(domain_, &batch);
+  }
+
+private:
+  nvtxDomainHandle_t domain_ = nullptr;
+  nvtxMemHeapHandle_t heap_ = nullptr;
+};
+
+class CublasHandle {
+public:
+  CublasHandle() { CSS_CUBLAS_CHECK(cublasCreate(&handle_)); }
+  ~CublasHandle() { cublasDestroy(handle_); }
+  CublasHandle(const CublasHandle &) = delete;
+  CublasHandle &operator=(const CublasHandle &) = delete;
+  cublasHandle_t get() const { return handle_; }
+
+private:
+  cublasHandle_t handle_{};
+};
+
+// Page locks for GPU copies: registered with every context (portable).
+class CudaPageLocker final : public PageLocker {
+public:
+  bool lock(void *start, std::size_t bytes) override {
+    if (cudaHostRegister(start, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+    (void)cudaGetLastError(); // memory CUDA cannot lock (already pinned, mapped files): copy it pageable
+    return false;
+  }
+  void unlock(void *start) override {
+    if (cudaHostUnregister(start) != cudaSuccess) (void)cudaGetLastError();
+  }
+};
+
+// A physical GPU as the master finds it, before any of its devices starts.
+struct GpuInfo {
+  int ordinal = 0;
+  std::string name;             // cudaDeviceProp::name
+  std::size_t usable_bytes = 0; // free at start-up, less a reserve; shared by its partitions
+};
+
+// Master thread.
+GpuInfo query_gpu(int ordinal) {
+  GpuInfo gpu;
+  gpu.ordinal = ordinal;
+  CSS_CUDA_CHECK(cudaSetDevice(ordinal));
+  cudaDeviceProp properties{};
+  CSS_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal));
+  gpu.name = properties.name;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CSS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // Leave room for cuBLAS workspaces and the task bodies' own allocations,
+  // once per GPU: its partitions divide what is left (and the default
+  // CSS_GPU_MEMORY=90% leaves a tenth of each share free as well).
+  std::size_t reserve = std::min<std::size_t>(free_bytes / 10, std::size_t{2} << 30);
+  gpu.usable_bytes = free_bytes > reserve ? free_bytes - reserve : 0;
+  return gpu;
+}
+
+class CudaDevice final : public Device {
+public:
+  // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
+  // partition is the whole GPU.
+  CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions, PageLocks *page_locks,
+             unsigned compute_streams)
+      : Device(space), ordinal_(gpu.ordinal),
+        name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
+              " (" + gpu.name + ")"),
+        memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
+        lane_count_(std::max(1u, compute_streams)) {}
+  ~CudaDevice() override { stop(); }
+
+  DeviceKind kind() const override { return DeviceKind::Cuda; }
+  std::string name() const override { return name_; }
+  std::size_t total_memory() const override { return memory_; }
+  double bandwidth_from(int from_space) const override { return from_space == 0 ? 50e9 : 300e9; }
+  // Helper thread.
+  bool can_copy_from_device(int from_space) const override {
+    std::lock_guard lock(peer_mutex_);
+    return peers_.contains(from_space);
+  }
+  // Master thread, before start(): the spaces of the devices whose memory
+  // this one reads directly, the other partitions of its GPU and those of
+  // peer GPUs.
+  void set_peers(const std::vector<int> &spaces) {
+    std::lock_guard lock(peer_mutex_);
+    for (int space : spaces)
+      if (space != this->space()) peers_.insert(space);
+  }
+
+  void start(std::size_t pool_bytes, WorkerContext context) override {
+    context_ = context;
+    pool_bytes_ = pool_bytes;
+    std::latch ready(1);
+    thread_ = std::jthread([this, &ready] { run(ready); });
+    ready.wait();
+  }
+
+  void stop() override {
+    if (!thread_.joinable()) return;
+    inbox_.wake_all();
+    thread_ = {};
+  }
+
+  std::byte *pool_base() const override { return pool_; }
+  void submit(DeviceCommand command) override { inbox_.push(std::move(command)); }
+  void block_allocated(const DeviceBlock &block) override { sanitizer_heap_.add(block); }
+  void block_released(const DeviceBlock &block) override { sanitizer_heap_.remove(block); }
+
+private:
+  // A command on its way through the streams. The events time each phase
+  // on the device; `done` ends the last one, and its completion is what the
+  // worker polls for.
+  struct InFlight {
+    DeviceCommand command;
+    CudaEvent copies_start{true}, copies_end{true}; // fetches from the host, a load, or a write-back
+    CudaEvent peer_start{true}, peer_end{true};     // fetches from peers
+    CudaEvent task_start{true}, task_end{true};
+    CudaEvent after_start{true}; // write-backs after the task
+    CudaEvent done{true};
+    PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
+  };
+
+  // `task`: the task whose command this is (null for write-backs and loads
+  // ahead, which the task that made the object stands for).
+  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task) {
+    const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
+    const DataObject &object = *transfer.object;
+    faults::Activity copying =
+        faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
+                               task ? task->line : object.first_line, from_host ? "the host" : name_.c_str(),
+                               to_host ? "the host" : name_.c_str());
+    transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
+      if (!from_host && !to_host) {
+        copy_piece(transfer, offset, shape, stream, leases);
+        return;
+      }
+      // Host memory is read (or written, from pageable memory) by this
+      // thread inside the CUDA calls, and locked by it: a fault there is
+      // the region's (FaultReports.hpp).
+      copying.region = shape;
+      copying.host =
+          reinterpret_cast<std::uintptr_t>((from_host ? transfer.source : transfer.destination) + offset);
+      faults::Scope scope(copying);
+      copy_piece(transfer, offset, shape, stream, leases);
+    });
+  }
+
+  // One region of a transfer, `offset` bytes after the object's first byte.
+  void copy_piece(const Transfer &transfer, std::size_t offset, const Region &shape, cudaStream_t stream,
+                  PageLocks::Leases &leases) {
+    std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
+    if (page_locks_) {
+      if (transfer.from_space == 0) page_locks_->ensure(source, shape.span());
+      if (transfer.to_space == 0) page_locks_->ensure(destination, shape.span());
+    }
+    // Unified addressing: cudaMemcpyDefault works out host, device or peer;
+    // between two partitions of one GPU it is a device-to-device copy.
+    cudaError_t status = cudaSuccess;
+    std::byte *host = transfer.from_space == 0 ? source : transfer.to_space == 0 ? destination : nullptr;
+    auto pieces = host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
+                                      : std::vector<PageLocks::Piece>{{0, shape.span()}};
+    if (shape.is_contiguous() || pieces.size() == 1) {
+      if (!shape.is_contiguous())
+        status = cudaMemcpy2DAsync(destination, shape.stride, source, shape.stride, shape.row_bytes,
+                                   shape.rows, cudaMemcpyDefault, stream);
+      for (auto [at, length] : shape.is_contiguous() ? pieces : decltype(pieces){})
+        if (status == cudaSuccess)
+          status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
+    } else {
+      // A strided region across registrations: row by row, each row split.
+      for (std::size_t row = 0; row < shape.rows && status == cudaSuccess; ++row) {
+        std::size_t row_offset = row * shape.stride;
+        for (auto [piece, length] : page_locks_->pieces(host + row_offset, shape.row_bytes, leases))
+          if (status == cudaSuccess)
+            status = cudaMemcpyAsync(destination + row_offset + piece, source + row_offset + piece, length,
+                                     cudaMemcpyDefault, stream);
+      }
+    }
+    if (status != cudaSuccess) {
+      char where[512];
+      std::snprintf(where, sizeof where, "copy of %zu bytes (%zu rows) from space %d at %p to space %d at %p",
+                    shape.payload_bytes(), shape.rows, transfer.from_space, static_cast<void *>(source),
+                    transfer.to_space, static_cast<void *>(destination));
+      cudaPointerAttributes source_attributes{}, destination_attributes{};
+      cudaError_t source_query = cudaPointerGetAttributes(&source_attributes, source);
+      cudaError_t destination_query = cudaPointerGetAttributes(&destination_attributes, destination);
+      (void)cudaGetLastError();
+      std::snprintf(where + std::strlen(where), sizeof where - std::strlen(where),
+                    " [source type %d/%d, destination type %d/%d device %d; pool %p + %zu; on %s]",
+                    static_cast<int>(source_attributes.type), static_cast<int>(source_query),
+                    static_cast<int>(destination_attributes.type), static_cast<int>(destination_query),
+                    destination_attributes.device, static_cast<void *>(pool_), pool_bytes_, name_.c_str());
+      check_cuda(status, where, __FILE__, __LINE__);
+    }
+  }
+
+  // A copy-back placed here: the renamed value (access 0) and the original
+  // (access 1) both have replicas on this device, so the value goes home by
+  // a copy in device memory, in the task's place on the compute stream. The
+  // original then reaches user memory by the usual write-back, and the
+  // renamed buffer on the host is never touched (performance.md: page-locking
+  // it stalled this worker for 12 ms per 32 MB).
+  void copy_back(const Task &task, const std::vector<void *> &addresses, cudaStream_t stream) {
+    Transfer within;
+    within.object = task.accesses[0].object;
+    within.from_space = within.to_space = space();
+    within.source = static_cast<std::byte *>(addresses[0]);
+    within.destination = static_cast<std::byte *>(addresses[1]);
+    PageLocks::Leases none; // device memory on both sides
+    copy(within, stream, none, &task);
+  }
+
+  void issue(DeviceCommand command) {
+    auto flight = std::make_unique<InFlight>();
+    if (!command.task) {
+      // Transfer-only: loads ahead of this device's tasks, or write-backs of
+      // its replicas to the host.
+      cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
+      flight->copies_start.record(stream);
+      for (const Transfer &transfer : command.before)
+        copy(transfer, stream, flight->leases, nullptr);
+      flight->copies_end.record(stream);
+      flight->done.record(stream);
+    } else {
+      flight->copies_start.record(in_->get());
+      flight->peer_start.record(peer_->get());
+      for (const Transfer &transfer : command.before)
+        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases,
+             command.task.get());
+      // Both streams are in order: these events also cover earlier
+      // commands' fetches and loads, which this task may read.
+      flight->copies_end.record(in_->get());
+      flight->peer_end.record(peer_->get());
+      // Tasks take the compute lanes in turn. Staged tasks are independent
+      // (each was ready when dispatched), so a latency-bound kernel (a
+      // trsm, a potrf) can overlap a gemm of another lane.
+      ComputeLane &lane = lanes_[next_lane_++ % lanes_.size()];
+      cudaStream_t compute = lane.stream->get();
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
+      flight->task_start.record(compute);
+      current_stream = compute;
+      current_cublas = lane.cublas->get();
+      // The device index, not the ordinal: with partitions several devices
+      // share an ordinal, and a body keying resources by device_index must
+      // not share them between workers (gpuss.h).
+      if (command.task->kind == TaskKind::CopyBack)
+        copy_back(*command.task, command.addresses, compute);
+      else {
+        const Task &task = *command.task;
+        faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
+        faults::Scope in_body(body);
+        RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
+        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
+      }
+      // A failed launch inside the body would otherwise surface later, at
+      // some unrelated call: report it against the task that made it.
+      if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
+        fatal_for_task(command.task->label, command.task->file, command.task->line,
+                       "failed on " + name_ + ": " + cudaGetErrorName(status) + " (" +
+                           cudaGetErrorString(status) + ")");
+      flight->task_end.record(compute);
+      if (command.after.empty()) {
+        flight->done.record(compute);
+      } else {
+        CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
+        flight->after_start.record(out_->get());
+        for (const Transfer &transfer : command.after)
+          copy(transfer, out_->get(), flight->leases, command.task.get());
+        flight->done.record(out_->get());
+      }
+    }
+    flight->command = std::move(command);
+    in_flight_.push_back(std::move(flight));
+  }
+
+  void complete(InFlight &flight) {
+    DeviceCommand &command = flight.command;
+    // Device times on the host clock: `done` has just been seen complete.
+    double now = context_.now();
+    auto at = [&](const CudaEvent &event) {
+      float milliseconds = 0;
+      CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, event.get(), flight.done.get()));
+      return now - milliseconds * 1e-3;
+    };
+    bool tracing = context_.trace->enabled();
+    if (tracing && !command.task) {
+      context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
+                             command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
+                             at(flight.copies_end), payload_bytes(command.before));
+    } else if (tracing) {
+      std::uint64_t from_host = 0, from_peers = 0;
+      for (const Transfer &transfer : command.before)
+        (transfer.from_space == 0 ? from_host : from_peers) += transfer.payload_bytes();
+      if (from_host)
+        context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
+                               from_host, command.task->traced());
+      if (from_peers)
+        context_.trace->record(name_ + " peer", "fetch", at(flight.peer_start), at(flight.peer_end),
+                               from_peers, command.task->traced());
+    }
+    if (command.task) {
+      Task &task = *command.task;
+      task.start_time = at(flight.task_start);
+      task.end_time = at(flight.task_end);
+      context_.count_device_task(index(), name_, task);
+      if (tracing && !command.after.empty())
+        context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
+                               payload_bytes(command.after), task.traced());
+    }
+    if (page_locks_) page_locks_->release(flight.leases);
+    context_.report_done(command, space());
+  }
+
+  void run(std::latch &ready) {
+    release_hooks::Exemption exempt; // this thread's copies hold leases: it must never wait for them
+    faults::AlternateStack signal_stack;
+    CSS_CUDA_CHECK(cudaSetDevice(ordinal_));
+    void *pool = nullptr;
+    CSS_CUDA_CHECK(cudaMalloc(&pool, pool_bytes_ ? pool_bytes_ : 256));
+    pool_ = static_cast<std::byte *>(pool);
+    sanitizer_heap_.open(pool_, pool_bytes_ ? pool_bytes_ : 256);
+    in_ = std::make_unique<CudaStream>();
+    peer_ = std::make_unique<CudaStream>();
+    out_ = std::make_unique<CudaStream>();
+    // One cuBLAS handle per lane: a handle's workspace must not be shared by
+    // kernels running at once.
+    for (unsigned i = 0; i < lane_count_; ++i) {
+      ComputeLane lane{std::make_unique<CudaStream>(), std::make_unique<CublasHandle>()};
+      CSS_CUBLAS_CHECK(cublasSetStream(lane.cublas->get(), lane.stream->get()));
+      lanes_.push_back(std::move(lane));
+    }
+    current_stream = lanes_.front().stream->get();
+    current_cublas = lanes_.front().cublas->get();
+    ready.count_down();
+
+    const std::atomic<bool> &stop = *context_.stop;
+    for (;;) {
+      std::uint32_t ticket = inbox_.prepare();
+      DeviceCommand command;
+      bool progress = false;
+      while (inbox_.try_pop(command)) {
+        issue(std::move(command));
+        command = DeviceCommand{};
+        progress = true;
+      }
+      for (auto it = in_flight_.begin(); it != in_flight_.end();) {
+        if ((*it)->done.done()) {
+          complete(**it);
+          it = in_flight_.erase(it);
+          progress = true;
+        } else {
+          ++it;
+        }
+      }
+      if (progress) continue;
+      if (in_flight_.empty()) {
+        if (stop.load(std::memory_order_acquire)) break;
+        inbox_.wait(ticket, context_.spin_rounds);
+      } else {
+        // The GPU is busy: poll its events without burning a core.
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
+    }
+    lanes_.clear();
+    in_.reset();
+    peer_.reset();
+    out_.reset();
+    sanitizer_heap_.close();
+    CSS_CUDA_CHECK(cudaFree(pool_));
+    pool_ = nullptr;
+  }
+
+  int ordinal_;
+  std::string name_;
+  std::size_t memory_;    // this partition's share of the GPU's usable memory
+  PageLocks *page_locks_; // null: host copies run pageable (CSS_PIN_HOST=0)
+  mutable std::mutex peer_mutex_;
+  std::set<int> peers_; // spaces this device reads directly
+  WorkerContext context_;
+  std::size_t pool_bytes_ = 0;
+  std::byte *pool_ = nullptr;
+  SanitizerHeap sanitizer_heap_; // opened by the worker before start() returns; then read by the helper
+  struct ComputeLane {
+    std::unique_ptr<CudaStream> stream;
+    std::unique_ptr<CublasHandle> cublas; // bound to `stream`; declared after it, so destroyed first
+  };
+  std::unique_ptr<CudaStream> in_, peer_, out_;
+  unsigned lane_count_;
+  std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
+  std::size_t next_lane_ = 0;
+  std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
+  Inbox<DeviceCommand> inbox_;
+  std::jthread thread_;
+};
+
+} // namespace
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::unique_ptr<PageLocker> make_cuda_page_locker() {
+  return std::make_unique<CudaPageLocker>();
+}
+
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
+                                                       PageLocks *page_locks, unsigned compute_streams) {
+  int count = cuda_device_count();
+  if (max_gpus >= 0) count = std::min(count, max_gpus);
+  partitions = std::max(1u, partitions);
+  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<std::vector<CudaDevice *>> partitions_of(count); // by ordinal
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    GpuInfo gpu = query_gpu(ordinal);
+    for (unsigned partition = 0; partition < partitions; ++partition) {
+      int space = first_space + static_cast<int>(devices.size());
+      auto device =
+          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, compute_streams);
+      partitions_of[ordinal].push_back(device.get());
+      devices.push_back(std::move(device));
+    }
+  }
+  auto spaces_of = [&](int ordinal, std::vector<int> &spaces) {
+    for (CudaDevice *device : partitions_of[ordinal])
+      spaces.push_back(device->space());
+  };
+  // Peer access: each GPU maps every peer it can reach, so copies between
+  // GPUs go over NVLink instead of through the host. The partitions of one
+  // GPU share its context and read each other's pools without it (enabling
+  // peer access from a GPU to itself is an error).
+  for (int a = 0; a < count; ++a) {
+    std::vector<int> readable;
+    spaces_of(a, readable);
+    CSS_CUDA_CHECK(cudaSetDevice(a));
+    for (int b = 0; b < count; ++b) {
+      int can = 0;
+      if (a == b || cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can) continue;
+      cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
+      if (status == cudaSuccess || status == cudaErrorPeerAccessAlreadyEnabled) spaces_of(b, readable);
+      (void)cudaGetLastError();
+    }
+    for (CudaDevice *device : partitions_of[a])
+      device->set_peers(readable);
+  }
+  return devices;
+}
+
+} // namespace gpuss
+
+extern "C" void *css_cuda_stream_ptr(void) {
+  return gpuss::current_stream;
+}
+extern "C" void *css_cublas_handle_ptr(void) {
+  return gpuss::current_cublas;
+}

@@ -1,0 +1,120 @@
+// Device: an accelerator as the runtime sees it: a memory space with a pool
+// (a MemoryNode to the directory), a worker thread that runs staged tasks,
+// and a copy engine.
+//
+// The directory decides what moves where (Directory, SoftwareCache), and the
+// helper alone sends a device its commands; a device's own worker performs
+// every operation that touches that device, so only that thread makes its
+// CUDA calls. Three implementations: SimDevice (memory in
+// the host, synchronous copies, host task bodies), ModelDevice (no data:
+// time from a model, CSS_SIM_MODEL) and CudaDevice.
+#pragma once
+
+#include "memory/DataObject.hpp"
+#include "memory/MemoryNode.hpp"
+#include "support/Queues.hpp"
+#include "graph/Task.hpp"
+#include "memory/Transfer.hpp"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats;
+class Trace;
+class NestedTasks;
+
+// What the helper sends a device worker.
+struct DeviceCommand {
+  TaskRef task;                  // null for a transfer-only command
+  std::vector<void *> addresses; // per access: where the body finds its data
+  std::vector<Transfer> before;  // fetches into this device, before the task
+  std::vector<Transfer> after;   // write-backs, after the task (wt, nocache)
+
+  // A transfer-only command either loads values into this device ahead of
+  // its tasks, or writes values back to the host. Loads go on the fetch
+  // engine: it is in order, so a task staged after a load finds the value
+  // there without waiting for the load's completion to be reported.
+  bool is_load() const { return !task && !before.empty() && before.front().to_space != 0; }
+};
+
+// Where a worker reports, and the runtime services it may use.
+struct WorkerContext {
+  BatchQueue<Completion> *completions = nullptr;
+  WakeSignal *helper_signal = nullptr;
+  Stats *stats = nullptr;
+  Trace *trace = nullptr;
+  std::atomic<bool> *stop = nullptr;
+  double (*clock)(const void *) = nullptr; // seconds since runtime start
+  const void *clock_arg = nullptr;
+  unsigned spin_rounds = 0;
+  NestedTasks *nested = nullptr; // tasks a body calls run inline on devices (NestedTasks.hpp)
+  double now() const { return clock(clock_arg); }
+  void report(Completion completion) const {
+    completions->push(std::move(completion));
+    helper_signal->notify();
+  }
+  // A device ran `task` between its start_time and end_time: count it in
+  // the stats and draw it on `track` of the trace.
+  void count_device_task(int device_index, const std::string &track, const Task &task) const;
+  // Reports `command` done in `space`, with all its transfers.
+  void report_done(DeviceCommand &command, int space) const;
+};
+
+enum class DeviceKind { Simulated, Cuda };
+
+class Device : public MemoryNode {
+public:
+  int space() const { return space_; }
+  int index() const { return space_ - 1; }
+  virtual DeviceKind kind() const = 0;
+  // Bytes of device memory, for percentages in CSS_GPU_MEMORY.
+  virtual std::size_t total_memory() const = 0;
+  // Estimated bandwidth, bytes per second, of a copy from `from_space`.
+  virtual double bandwidth_from(int from_space) const = 0;
+
+  // Starts the worker thread, which allocates `pool_bytes` of device memory.
+  // Returns once the pool exists; pool_base() is then valid.
+  virtual void start(std::size_t pool_bytes, WorkerContext context) = 0;
+  // Asks the worker to finish what it has and exit; joins it.
+  virtual void stop() = 0;
+  virtual std::byte *pool_base() const = 0;
+
+  // Helper thread: hand a command to the worker.
+  virtual void submit(DeviceCommand command) = 0;
+
+
+protected:
+  explicit Device(int space) : space_(space) {}
+
+private:
+  int space_;
+};
+
+std::unique_ptr<Device> make_sim_device(int space);
+
+struct DeviceModel;
+// `count` simulated devices that model time instead of computing (CSS_SIM_MODEL).
+std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
+                                                        const DeviceModel &model);
+
+class PageLocks;
+class PageLocker;
+
+// The CUDA devices present (empty without CUDA support or GPUs): the first
+// `max_gpus` GPUs (negative: all), each appearing as `partitions` devices
+// (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`, each
+// device running tasks on `compute_streams` streams. Their copies of host
+// memory go through `page_locks` (null: pageable copies), which must
+// outlive them.
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
+                                                       PageLocks *page_locks, unsigned compute_streams);
+int cuda_device_count();
+// Locks pages with cudaHostRegister (null without CUDA support).
+std::unique_ptr<PageLocker> make_cuda_page_locker();
+
+} // namespace gpuss

@@ -1,0 +1,52 @@
+#include "master/LoadAheadPlan.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace gpuss {
+
+std::vector<LoadAhead> plan_loads_ahead(const std::vector<TaskRef> &tasks, DependencyTracker &tracker,
+                                        bool cuda_devices, bool simulated_devices) {
+  // The objects that unfinished accelerator tasks read, in the order the
+  // highest-ranked of their readers will want them: in a right-looking
+  // factorisation, block column by block column, the order in which a
+  // left-looking code would touch them. Loading them while the devices'
+  // fetch engines would otherwise wait for tasks to become ready keeps the
+  // start of the run from being bound by loading the data the first steps
+  // touch (every block, in step 0).
+  //
+  // Only a value that is already final for its reader may go ahead of it:
+  // an object that an unfinished task writes before that reader, or that
+  // overlaps another region the program uses, is left to the reader's own
+  // fetch. The helper drops a load once its reader is dispatched, since the
+  // reader, and after it later writers, may then write the value.
+  std::vector<LoadAhead> order;
+  std::unordered_set<const DataObject *> written, listed;
+  std::vector<BoundAccess> accesses;
+  for (const TaskRef &task : tasks) { // submission order
+    {
+      // The helper drops a completed task's accesses under this lock.
+      std::lock_guard lock(task->edges_mutex);
+      accesses = task->accesses;
+    }
+    bool on_accelerators = task->device_kind == CSS_DEVICE_CUDA ? cuda_devices
+                                                                 : simulated_devices && task->kind != TaskKind::CopyBack;
+    for (const BoundAccess &access : accesses) {
+      const DataObjectRef &object = access.object;
+      if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&
+          !object->has_parts() && !written.contains(object.get()) && !listed.contains(object.get()) &&
+          !tracker.overlaps_another(object->shape)) {
+        listed.insert(object.get());
+        order.push_back(LoadAhead{object, task});
+      }
+    }
+    for (const BoundAccess &access : accesses)
+      if (access.object && access.writes) written.insert(access.object.get());
+  }
+  std::stable_sort(order.begin(), order.end(), [](const LoadAhead &a, const LoadAhead &b) {
+    return a.reader->rank.load(std::memory_order_relaxed) > b.reader->rank.load(std::memory_order_relaxed);
+  });
+  return order;
+}
+
+} // namespace gpuss

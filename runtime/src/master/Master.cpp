@@ -1,0 +1,233 @@
+#include "master/Master.hpp"
+#include "support/Fatal.hpp"
+#include "master/LoadAheadPlan.hpp"
+#include "memory/PageLocks.hpp"
+#include "memory/RegionCheck.hpp"
+#include "support/StatsCounters.hpp"
+
+#include <algorithm>
+
+namespace gpuss {
+
+Master::Master(MasterParts parts)
+    : config(parts.config), page_locks_(parts.page_locks), devices_(parts.devices), stats_(&parts.stats),
+      graph_(parts.graph), queues_(parts.queues), tracker_(parts.tracker), live_tasks_(parts.live_tasks),
+      ranking_(parts.config.critical_path && !parts.devices.empty()) {}
+
+void Master::set_releases_watched(bool watched) {
+  // Page locks stay from one barrier to the next when libgpuss sees the
+  // program free memory, and are undone before it goes; where it cannot,
+  // they go at every barrier and wait on instead.
+  unlock_at_barrier_ = page_locks_ && (config.pin_host == HostPinning::UntilBarrier || !watched);
+}
+
+void Master::validate(const css_task_desc &desc) const {
+  check_task_desc(desc);
+  if (desc.device_kind == CSS_DEVICE_CUDA) {
+    bool any_gpu = false;
+    for (const auto &device : devices_)
+      any_gpu |= device->kind() == DeviceKind::Cuda;
+    if (!any_gpu)
+      fatal_for_task(&desc, "targets device(cuda) but no GPU is in use (none found, CSS_NUM_GPUS=0, or "
+                            "CSS_SIM_DEVICES set, or libgpuss was built without CUDA)");
+  } else if (!can_run_smp()) {
+    fatal_for_task(&desc, "runs on the host but CSS_NUM_CPUS=0 and there are no simulated devices");
+  }
+}
+
+void Master::enqueue(const TaskRef &task) {
+  page_lock_user_memory(*task);
+  live_tasks_.add();
+  if (ranking_) critical_path_.remember(task);
+  // Before the task can become ready (release_guard below publishes it), so
+  // the helper's subtraction at completion always follows this addition.
+  if (!devices_.empty())
+    for (const BoundAccess &access : task->accesses)
+      if (access.object) access.object->unfinished_users.fetch_add(1, std::memory_order_relaxed);
+  graph_.note_task(*task);
+  if (TaskGraph::release_guard(*task)) {
+    queues_.ready.push(task);
+    queues_.signal.notify();
+  }
+}
+
+void Master::submit_internal(std::vector<TaskRef> &tasks) {
+  for (const TaskRef &task : tasks)
+    enqueue(task);
+  tasks.clear();
+}
+
+void Master::submit(const css_task_desc &desc) {
+  if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
+  validate(desc);
+  if (config.check_regions) region_check::check_task(desc);
+  throttle_submission();
+  TaskRef task = make_user_task(desc, tracker_.next_task_id());
+  for (const BoundAccess &access : task->accesses)
+    release_hooks::watch(access.region.base, access.region.end());
+  std::vector<TaskRef> created;
+  tracker_.add_task(task, created);
+  submit_internal(created);
+  enqueue(task);
+  tracker_.forget_finished_tasks_now_and_then(devices_.empty());
+}
+
+void Master::throttle_submission() {
+  // A master that runs far ahead holds every pending task (about 1.2 KB
+  // each, with its tracker entries): past CSS_MAX_TASKS it waits until an
+  // eighth of them have completed, so that it does not wake per task.
+  if (config.max_tasks == 0 || live_tasks_.count() < config.max_tasks) return;
+  live_tasks_.wait_until_at_most(config.max_tasks - std::max<std::uint64_t>(1, config.max_tasks / 8));
+  Stats::add(stats_->submit_waits, 1);
+}
+
+void Master::page_lock_user_memory(const Task &task) {
+  // User memory is page-locked here, ahead of the copies. A renamed buffer
+  // is left to the GPU worker that copies it home, if one does: page-locking
+  // memory never touched takes 12 ms for 32 MB and holds up every CUDA call
+  // meanwhile, and the master doing it at a barrier's copy-backs stalled all
+  // GPUs at once (performance.md). Host tasks lock nothing: only copies to
+  // and from GPUs are faster from locked pages, and a GPU task that uses the
+  // same memory later locks it at its own submit.
+  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack;
+  if (!page_locks_ || !may_run_on_a_gpu) return;
+  for (const BoundAccess &access : task.accesses)
+    if (access.object && !access.object->renamed)
+      page_locks_->ensure(access.object->host, access.object->shape.span());
+}
+
+std::shared_ptr<FlushRequest> Master::request_flush(std::vector<DataObjectRef> objects,
+                                                         bool while_tasks_run) {
+  if (objects.empty()) return nullptr;
+  auto request = std::make_shared<FlushRequest>();
+  request->objects = std::move(objects);
+  request->while_tasks_run = while_tasks_run;
+  queues_.flushes.push(request);
+  queues_.signal.notify();
+  return request;
+}
+
+void Master::wait_for(const std::shared_ptr<FlushRequest> &request) {
+  if (!request) return;
+  while (!request->done.load(std::memory_order_acquire))
+    request->done.wait(false, std::memory_order_acquire);
+}
+
+void Master::wait_for_all() {
+  live_tasks_.wait_until_at_most(0);
+}
+
+void Master::barrier() {
+  if (finished_) return;
+  std::vector<TaskRef> created;
+  std::vector<DataObjectRef> objects;
+  // Without accelerators every value is already in host memory: nothing to flush.
+  tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
+  submit_internal(created);
+  rank_unfinished_tasks();
+  // Sent now rather than after the last task: the values that are final
+  // early (in blocked codes, most of them) go home while the rest computes,
+  // so the barrier does not end with every result copied at once.
+  std::shared_ptr<FlushRequest> request;
+  if (config.early_write_back) request = request_flush(std::move(objects), true);
+  wait_for_all();
+  if (!config.early_write_back) request = request_flush(std::move(objects), false);
+  wait_for(request);
+  tracker_.forget_tasks();
+  if (unlock_at_barrier_) page_locks_->forget_all();
+}
+
+void Master::rank_unfinished_tasks() {
+  // The master waits in the barrier from here on, so the graph is complete
+  // (CriticalPath.hpp).
+  if (!ranking_) return;
+  std::vector<TaskRef> ranked = critical_path_.rank_all();
+  if (ranked.empty()) return;
+  // nocache keeps no data on the devices between tasks: nothing to load ahead.
+  if (config.load_ahead && config.cache_policy != CachePolicy::NoCache) {
+    bool cuda = false, simulated = false;
+    for (const auto &device : devices_)
+      (device->kind() == DeviceKind::Cuda ? cuda : simulated) = true;
+    queues_.load_orders.push(plan_loads_ahead(ranked, tracker_, cuda, simulated));
+  }
+  queues_.ranked.store(true, std::memory_order_release);
+  queues_.signal.notify();
+}
+
+void Master::wait_on(std::span<const css_region> regions) {
+  if (finished_) return;
+  for (const css_region &user_region : regions) {
+    Region region = Region::from(user_region);
+    if (auto problem = region.misuse()) fatal("wait on: " + *problem);
+    std::vector<TaskRef> created, last_writers;
+    std::vector<DataObjectRef> objects;
+    tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
+    complete_and_flush(created, last_writers, std::move(objects));
+    // The program may free the region now.
+    if (unlock_at_barrier_) page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
+  }
+}
+
+void Master::release(std::span<const css_region> regions) {
+  if (finished_) return;
+  for (const css_region &user_region : regions) {
+    Region region = Region::from(user_region);
+    if (auto problem = region.misuse()) fatal("css_release: " + *problem);
+    // As a free of the bytes from the region's first to its last: the
+    // memory stays the program's, so its page locks stay too.
+    Region span = Region::contiguous(region.base, region.span());
+    settle_before_release(span);
+    tracker_.forget_released(span);
+  }
+}
+
+void Master::before_release(void *address, std::size_t bytes) {
+  // The tracker is the master's alone: on another thread, a release only
+  // undoes page locks, and tasks that still use the memory are the
+  // program's error (language.md).
+  if (std::this_thread::get_id() == master_ && !finished_) {
+    Region region = Region::contiguous(reinterpret_cast<std::uintptr_t>(address), bytes);
+    settle_before_release(region);
+    tracker_.forget_released(region);
+  }
+  if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
+}
+
+void Master::settle_before_release(const Region &region) {
+  // As in the sequential program, the tasks called before the release have
+  // used the memory and left their results in it (realloc copies them).
+  // Without this, a renamed value's copy-back or a device's write-back
+  // would land in memory the allocator has handed to someone else, and a
+  // device copy of the old value would be read for new memory at the same
+  // addresses.
+  std::vector<TaskRef> created, users;
+  std::vector<DataObjectRef> objects;
+  if (!tracker_.settle_for_release(region, created, users, devices_.empty() ? nullptr : &objects)) return;
+  complete_and_flush(created, users, std::move(objects));
+  Stats::add(stats_->early_releases, 1);
+}
+
+void Master::complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
+                                     std::vector<DataObjectRef> objects) {
+  // For wait on and early releases: the copy-backs bring renamed values
+  // home, `tasks` finish, then the devices' values of `objects` go home and
+  // their device copies are forgotten.
+  submit_internal(copy_backs);
+  for (const TaskRef &task : tasks) {
+    task->awaited.store(true, std::memory_order_seq_cst); // mark_completed rings only for awaited tasks
+    while (!task->completed.load(std::memory_order_seq_cst))
+      task->completed.wait(false, std::memory_order_acquire);
+  }
+  wait_for(request_flush(std::move(objects), false));
+}
+
+void Master::unpin(const void *address, std::size_t bytes) {
+  if (finished_) return;
+  // After the barrier no task uses the range (a copy still in flight through
+  // one of its locks is waited for); a later task that uses it page-locks it
+  // again when submitted.
+  barrier();
+  if (page_locks_) page_locks_->forget(address, bytes);
+}
+
+} // namespace gpuss

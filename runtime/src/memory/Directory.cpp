@@ -1,0 +1,551 @@
+#include "memory/Directory.hpp"
+#include "support/Fatal.hpp"
+#include "memory/PageLocks.hpp"
+#include "support/StatsCounters.hpp"
+
+#include <algorithm>
+
+namespace gpuss {
+
+const char *to_string(ReplicaState state) {
+  switch (state) {
+  case ReplicaState::Absent:
+    return "absent";
+  case ReplicaState::Valid:
+    return "valid";
+  case ReplicaState::Filling:
+    return "filling";
+  case ReplicaState::Outdated:
+    return "outdated";
+  case ReplicaState::Stale:
+    return "stale";
+  }
+  return "?";
+}
+
+void coherence_violation(const char *transition, ReplicaState state) {
+  fatal(std::string("coherence: transition '") + transition + "' from state '" + to_string(state) +
+        "' (a runtime bug; please report it)");
+}
+
+namespace {
+
+const Region &shape_of(DataObject *const &object) {
+  return object->shape;
+}
+
+// The bytes a fetch of `object` into a device moves: an object of several
+// regions moves only those its tasks read.
+std::size_t fetch_bytes(const DataObject &object) {
+  if (!object.has_parts()) return object.storage_bytes();
+  std::size_t bytes = 0;
+  for (const ObjectPart &part : object.parts)
+    if (part.fetched) bytes += part.region.span();
+  return bytes;
+}
+
+std::vector<ObjectUse> uses_of(const Task &task, int space) {
+  std::vector<ObjectUse> uses;
+  for (const BoundAccess &access : task.accesses) {
+    if (!access.object) continue;
+    auto it =
+        std::find_if(uses.begin(), uses.end(), [&](const ObjectUse &u) { return u.object == access.object; });
+    if (it == uses.end()) it = uses.insert(uses.end(), ObjectUse{access.object});
+    it->reads |= access.reads && (space == 0 || access.copy_in);
+    it->writes |= access.writes;
+    it->copy_out |= access.writes && access.copy_out;
+  }
+  return uses;
+}
+
+} // namespace
+
+Directory::Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
+                     std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
+                     PageLocks *page_locks, bool clean_while_idle)
+    : policy_(policy), clean_while_idle_(clean_while_idle), nodes_(std::move(nodes)), page_locks_(page_locks),
+      caches_(std::move(caches)), objects_(objects), stats_(stats), write_backs_in_flight_(nodes_.size() + 1, 0) {}
+
+Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) const {
+  FetchEstimate estimate;
+  for (const ObjectUse &use : uses_of(task, space)) {
+    if (!use.reads || use.object->replicas[space].holds_value()) continue;
+    estimate.bytes += fetch_bytes(*use.object);
+    if (use.writes) estimate.written_bytes += fetch_bytes(*use.object);
+  }
+  return estimate;
+}
+
+Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
+  Replica &source = object->replicas[from], &destination = object->replicas[to];
+  source.add_reader();
+  destination.begin_fill();
+  ++transfers_in_flight_;
+  auto address = [&](int space, const Replica &replica) {
+    return space == 0 ? object->host : replica.storage().address;
+  };
+  Transfer transfer{object, from, to, address(from, source), address(to, destination), object->version};
+  stats_.count_transfer(from, to, transfer.payload_bytes());
+  return transfer;
+}
+
+void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
+  Replica &replica = object.replicas[space];
+  replica.attach(block);
+  device(space).block_allocated(block);
+  cache(space).insert(object);
+  if (!object.renamed && !object.in_alias_index) {
+    aliases_.insert(object.shape, &object);
+    object.in_alias_index = true;
+  }
+}
+
+void Directory::issue(Transfer transfer, int executing_space) {
+  outbox_.push_back(CopyOrder{std::move(transfer), executing_space});
+}
+
+Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int space, std::size_t keep_free) {
+  // Only a value that is in host memory and nowhere else: one a device
+  // already holds is placed (locality follows it), and one a task computes
+  // is not there yet. An object overlapping another with device copies is
+  // left to plan(), which keeps aliases coherent.
+  Replica &host = object->replicas[0];
+  if (object->renamed || object->has_parts() || object->dirty_space != 0 || host.state() != ReplicaState::Valid)
+    return LoadOutcome::NotNeeded;
+  for (std::size_t other = 1; other < object->replicas.size(); ++other)
+    if (object->replicas[other].state() != ReplicaState::Absent) return LoadOutcome::NotNeeded;
+  bool aliased = false;
+  aliases_.for_each_overlapping(object->shape, shape_of, [&](DataObject *&other) {
+    aliased |= other != object.get() && other->overlaps(*object);
+  });
+  if (aliased) return LoadOutcome::NotNeeded;
+
+  MemoryPool &pool = cache(space).pool();
+  std::size_t bytes = object->storage_bytes();
+  if (pool.free_bytes() < pool.footprint(bytes) + keep_free) return LoadOutcome::NoRoom;
+  std::optional<DeviceBlock> block = pool.allocate(bytes);
+  if (!block) return LoadOutcome::NoRoom;
+
+  // As plan() fills a replica for a task: valid from now on, so that tasks
+  // placed here use it (the device's fetch engine runs this copy before
+  // theirs), and pinned by `filling` until the copy ends.
+  install_replica(*object, space, *block);
+  Stats::add(stats_.loads_ahead, 1);
+  issue(start_copy(object, 0, space), space);
+  return LoadOutcome::Issued;
+}
+
+void Directory::write_back(DataObject &object) {
+  int from = object.dirty_space;
+  if (from == 0) return; // the host is up to date, or a write-back is already on its way
+  if (!object.replicas[from].storage())
+    fatal("directory: object " + std::to_string(object.id) + " is dirty in space " + std::to_string(from) +
+          " without a block there");
+  DataObjectRef alive = object.weak_from_this().lock(); // until the copy ends
+  if (!alive) {
+    // Its last reference went a moment ago (the master replaced a renamed
+    // version) and it waits in the retire queue: the value is dead, and
+    // retiring frees the replica.
+    object.dirty_space = 0;
+    return;
+  }
+  Transfer transfer = start_copy(alive, from, 0); // the host is Filling: it holds the value from now on
+  object.dirty_space = 0;
+  ++write_backs_in_flight_[from];
+  issue(std::move(transfer), from);
+}
+
+void Directory::write_back_final(DataObject &object) {
+  if (object.dirty_space == 0) return;
+  write_back(object);
+  Stats::add(stats_.final_write_backs, 1);
+}
+
+void Directory::clean_while_idle(int space) {
+  // Write-back keeps results on the device until someone needs them, so a
+  // barrier would otherwise find every result there and copy them all while
+  // the GPUs wait. The device-to-host engine is idle meanwhile: use it for
+  // the least recently used dirty copies, which in blocked codes are the
+  // finished ones. They stay valid on the device, now clean.
+  if (policy_ != CachePolicy::WriteBack || space == 0) return;
+  constexpr unsigned in_flight_target = 2, looked_at = 64;
+  if (write_backs_in_flight_[space] >= in_flight_target) return;
+  cache(space).for_each_least_recent(looked_at, [&](DataObject &object) {
+    if (object.dirty_space == space && !object.replicas[space].pinned()) write_back(object);
+    return write_backs_in_flight_[space] < in_flight_target;
+  });
+}
+
+void Directory::drop_replica(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  if (object.dirty_space == space)
+    fatal("directory: dropping the only current copy of object " + std::to_string(object.id) + " in space " +
+          std::to_string(space));
+  cache(space).remove(object);
+  if (const DeviceBlock block = replica.storage()) {
+    device(space).block_released(block);
+    cache(space).pool().release(block);
+  }
+  replica.release_storage();
+}
+
+bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) {
+  if (object.renamed || aliases_.empty()) return true;
+  aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
+    if (other == &object || !other->overlaps(object)) return;
+    // `other` matters when the host lacks bytes of it this task uses, or
+    // when this task overwrites bytes of its device copies, whose own value
+    // must reach the host first. Either way the two objects' tasks share
+    // bytes one of them writes, so they are ordered: `other`'s tasks have
+    // finished. Where both only read the shared bytes, neither waits (their
+    // tasks may run at once, and `other`'s writer may not have finished: its
+    // value is not one to copy home yet).
+    const bool lacking = other->writes_into(object);
+    const bool overwritten = writes && object.writes_into(*other);
+    if (!lacking && !overwritten) return;
+    if (other->dirty_space != 0) {
+      write_back(*other);
+      blocked = true;
+    }
+    if (other->replicas[0].filling()) blocked = true;
+    if (!overwritten) return;
+    for (std::size_t space = 1; space < other->replicas.size(); ++space) {
+      Replica &replica = other->replicas[space];
+      if (replica.state() == ReplicaState::Absent) continue;
+      if (replica.pinned())
+        blocked = true;
+      else
+        drop_replica(*other, static_cast<int>(space));
+    }
+  });
+  return !blocked;
+}
+
+bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
+  SoftwareCache &device_cache = cache(space);
+  bool fits = false;
+  device_cache.for_each_victim([&](DataObject &victim) {
+    if (victim.dirty_space == space) {
+      // Dirty: write it back first; its block frees when the copy ends.
+      write_back(victim);
+      invalidate_replica(victim, space);
+      waiting = true;
+    } else {
+      drop_replica(victim, space);
+    }
+    Stats::add(stats_.evictions, 1);
+    fits = device_cache.pool().can_allocate(bytes);
+    return !fits;
+  });
+  return fits;
+}
+
+PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
+  std::vector<ObjectUse> uses = uses_of(task, space);
+  bool blocked = false;
+  for (ObjectUse &use : uses) {
+    resolve_aliases(*use.object, use.writes, blocked);
+    // A writer waits until no copy of the object is in motion: a copy still
+    // being filled elsewhere would land after the new value and be taken for
+    // current, and a copy reading the replica it overwrites would race with it.
+    if (use.writes)
+      for (std::size_t other = 0; other < use.object->replicas.size(); ++other) {
+        const Replica &replica = use.object->replicas[other];
+        if (static_cast<int>(other) == space) {
+          if (replica.readers_in_flight() > 0 || (space == 0 && replica.filling())) blocked = true;
+        } else if (other == 0 ? replica.filling() || replica.readers_in_flight() > 0 : replica.pinned()) {
+          blocked = true;
+        }
+      }
+  }
+  if (blocked) return PlanOutcome::Blocked;
+
+  if (space == 0) {
+    for (ObjectUse &use : uses) {
+      Replica &host = use.object->replicas[0];
+      if (host.filling())
+        blocked = true;
+      else if (use.reads && !host.holds_value() && use.object->dirty_space != 0) {
+        write_back(*use.object);
+        blocked = true;
+      }
+    }
+    if (blocked) return PlanOutcome::Blocked;
+    claim_writes(uses, space);
+    return PlanOutcome::Ready; // host workers find host addresses themselves (host_addresses)
+  }
+
+  // An accelerator. First, can every missing value be fetched now?
+  std::size_t total = 0;
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    total += cache(space).pool().footprint(object.storage_bytes());
+    // Being evicted from here: its replica (and block) is busy until the
+    // write-back ends; then it is fetched again like any other.
+    if (object.replicas[space].doomed()) blocked = true;
+    if (object.replicas[space].holds_value() || !use.reads) continue;
+    int source = object.dirty_space;
+    if (source != 0 && !device(space).can_copy_from_device(source)) {
+      write_back(object); // through the host, then
+      blocked = true;
+    } else if (object.replicas[source].filling()) {
+      blocked = true;
+    }
+  }
+  if (blocked) return PlanOutcome::Blocked;
+  if (total > cache(space).capacity())
+    fatal_for_task(task.label, task.file, task.line,
+                   "needs " + std::to_string(total) + " bytes on " + device(space).name() +
+                       ", more than its cache holds (" + std::to_string(cache(space).capacity()) +
+                       " bytes; raise CSS_GPU_MEMORY or use smaller blocks)");
+
+  // Pin what is already there so that making room cannot evict it.
+  for (ObjectUse &use : uses)
+    if (use.object->replicas[space].holds_value()) use.object->replicas[space].pin_for_task();
+
+  std::vector<std::pair<DataObject *, DeviceBlock>> allocated;
+  bool waiting = false;
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    if (object.replicas[space].holds_value()) continue;
+    std::size_t bytes = object.storage_bytes();
+    std::optional<DeviceBlock> block = cache(space).pool().allocate(bytes);
+    if (!block && make_room(space, bytes, waiting)) block = cache(space).pool().allocate(bytes);
+    if (!block) {
+      for (auto &[owner, got] : allocated)
+        cache(space).pool().release(got);
+      for (ObjectUse &undo : uses)
+        if (undo.object->replicas[space].holds_value()) undo.object->replicas[space].unpin_for_task();
+      return PlanOutcome::Blocked;
+    }
+    allocated.emplace_back(&object, *block);
+  }
+
+  // Commit.
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    Replica &replica = object.replicas[space];
+    auto fresh =
+        std::find_if(allocated.begin(), allocated.end(), [&](auto &p) { return p.first == &object; });
+    if (fresh == allocated.end()) {
+      Stats::add(stats_.cache_hits, 1);
+      cache(space).touch(object);
+      continue;
+    }
+    install_replica(object, space, fresh->second);
+    replica.pin_for_task();
+    int source = object.dirty_space;
+    if (source == 0) source = clean_peer_source(object, space);
+    if (use.reads && object.replicas[source].holds_value()) {
+      Stats::add(stats_.cache_misses, 1);
+      plan.before.push_back(start_copy(use.object, source, space));
+    }
+  }
+  if (policy_ != CachePolicy::WriteBack) {
+    for (ObjectUse &use : uses) {
+      if (!use.copy_out) continue;
+      Replica &replica = use.object->replicas[space];
+      replica.add_reader();
+      ++transfers_in_flight_;
+      // It copies the value this task writes: the object's next version.
+      // The host does not begin filling: the value does not exist yet, and
+      // the host copy goes Absent when the task is dispatched (claim_writes).
+      Transfer transfer{
+          use.object, space, 0, replica.storage().address, use.object->host, use.object->version + 1};
+      stats_.count_transfer(space, 0, transfer.payload_bytes());
+      plan.after.push_back(std::move(transfer));
+    }
+  }
+  claim_writes(uses, space);
+#ifdef GPUSS_CHECK_INVARIANTS
+  for (const ObjectUse &use : uses)
+    check(*use.object);
+#endif
+  plan.addresses.clear();
+  for (const BoundAccess &access : task.accesses) {
+    const DataObject *object = access.object.get();
+    plan.addresses.push_back(
+        object ? object->replicas[space].storage().address + (access.region.base - object->shape.base) : nullptr);
+  }
+  return PlanOutcome::Ready;
+}
+
+int Directory::clean_peer_source(const DataObject &object, int space) const {
+  // A value that is in host memory and also, settled, on a device this one
+  // reads directly (a block loaded ahead there, a panel another GPU holds):
+  // copying it over the peer link leaves the host's links, which all GPUs
+  // share, to data that is only in host memory.
+  for (std::size_t other = 1; other < object.replicas.size(); ++other) {
+    const Replica &replica = object.replicas[other];
+    if (static_cast<int>(other) != space && replica.state() == ReplicaState::Valid &&
+        device(space).can_copy_from_device(static_cast<int>(other)))
+      return static_cast<int>(other);
+  }
+  return 0;
+}
+
+void Directory::claim_writes(const std::vector<ObjectUse> &uses, int space) {
+  // From dispatch on, the value a writer will produce is the current one:
+  // other copies are obsolete (every reader of the old value has finished,
+  // or it would be a predecessor), so nothing may write them back over it.
+  for (const ObjectUse &use : uses) {
+    if (!use.writes) continue;
+    DataObject &object = *use.object;
+    object.dirty_space = space;
+    for (std::size_t other = 0; other < object.replicas.size(); ++other) {
+      if (static_cast<int>(other) == space) continue;
+      if (other == 0)
+        object.replicas[0].supersede();
+      else
+        invalidate_replica(object, static_cast<int>(other));
+    }
+  }
+}
+
+void Directory::invalidate_replica(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  if (replica.state() == ReplicaState::Absent) return;
+  if (replica.pinned()) {
+    // In use (the source of a copy, say): unusable now, freed when released.
+    replica.supersede();
+    cache(space).remove(object);
+  } else {
+    drop_replica(object, space);
+  }
+}
+
+bool Directory::drop_if_released(DataObject &object, int space) {
+  Replica &replica = object.replicas[space];
+  if (space == 0 || !replica.doomed() || replica.pinned()) return false;
+  drop_replica(object, space);
+  return true;
+}
+
+void Directory::forget_device_copies(const std::vector<DataObjectRef> &objects) {
+  for (const DataObjectRef &object : objects)
+    for (std::size_t space = 1; space < object->replicas.size(); ++space)
+      invalidate_replica(*object, static_cast<int>(space));
+}
+
+void Directory::on_transfer_complete(const Transfer &transfer) {
+  DataObject &object = *transfer.object;
+  --transfers_in_flight_;
+  if (transfer.to_space == 0 && transfer.from_space != 0 && write_backs_in_flight_[transfer.from_space] > 0)
+    --write_backs_in_flight_[transfer.from_space];
+  Replica &destination = object.replicas[transfer.to_space];
+  // A replica invalidated while it filled (a load, when a barrier then
+  // forgot device copies) holds an obsolete value: it is freed, not used;
+  // so is a copy home of a value a task has since replaced. A device's
+  // fetch is always of the value it is to hold: the task that uses it may
+  // have written a newer one already (its completion comes first).
+  const bool current = transfer.version == object.version;
+  destination.land(transfer.to_space != 0 || current);
+  if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
+  Replica &source = object.replicas[transfer.from_space];
+  source.remove_reader();
+  drop_if_released(object, transfer.from_space);
+  drop_if_released(object, transfer.to_space);
+}
+
+void Directory::on_task_complete(Task &task, int space) {
+  std::vector<ObjectUse> uses = uses_of(task, space);
+  for (ObjectUse &use : uses) {
+    DataObject &object = *use.object;
+    if (space != 0 && object.replicas[space].task_pins() > 0) object.replicas[space].unpin_for_task();
+    if (drop_if_released(object, space)) continue;
+    if (!use.writes) continue;
+    // Write-invalidate: the other copies were invalidated when the task was
+    // dispatched (claim_writes); the executing space holds the value now.
+    // A copy home that started before (none should) carries an older value:
+    // its end must not make the host current again (on_transfer_complete).
+    object.replicas[space].record_write();
+    if (space != 0) object.replicas[0].supersede();
+    object.dirty_space = space;
+    ++object.version;
+  }
+}
+
+void Directory::complete(const Completion &completion) {
+  if (completion.task) on_task_complete(*completion.task, completion.space);
+  for (const Transfer &transfer : completion.transfers)
+    on_transfer_complete(transfer);
+  if (completion.task) {
+    release_after_task(*completion.task, completion.space);
+    if (clean_while_idle_) clean_while_idle(completion.space);
+  }
+#ifdef GPUSS_CHECK_INVARIANTS
+  if (completion.task)
+    for (const BoundAccess &access : completion.task->accesses)
+      if (access.object) check(*access.object);
+  for (const Transfer &transfer : completion.transfers)
+    check(*transfer.object);
+#endif
+}
+
+void Directory::check(const DataObject &object) const {
+  // The rules between operations. A violation is a directory bug that would
+  // show later as a stale value read or a copy lost: stop at once, naming it.
+  auto fail = [&](const std::string &rule) {
+    std::string states;
+    for (std::size_t space = 0; space < object.replicas.size(); ++space)
+      states += " space " + std::to_string(space) + ": " + to_string(object.replicas[space].state());
+    fatal("directory invariant broken for object " + std::to_string(object.id) + ": " + rule + " (dirty_space " +
+          std::to_string(object.dirty_space) + ";" + states + ")");
+  };
+  const int dirty = object.dirty_space;
+  if (dirty != 0) {
+    // The value exists only in the dirty space (or arrives there first).
+    if (!object.replicas[dirty].holds_value()) fail("the dirty space does not hold the value");
+    if (object.replicas[0].holds_value()) fail("the host holds a value that a device has made obsolete");
+  }
+  for (std::size_t space = 1; space < object.replicas.size(); ++space) {
+    const Replica &replica = object.replicas[space];
+    const bool stored = static_cast<bool>(replica.storage());
+    if ((replica.state() == ReplicaState::Absent) == stored) fail("device storage and state disagree");
+    if (replica.state() == ReplicaState::Stale && !replica.pinned()) fail("a stale replica nobody uses is kept");
+    const bool listed = cache(static_cast<int>(space)).contains(object);
+    if (listed != replica.holds_value()) fail("the cache lists a replica without the value, or misses one");
+  }
+}
+
+void Directory::release_after_task(Task &task, int space) {
+  if (space == 0 || policy_ != CachePolicy::NoCache) return;
+  for (ObjectUse &use : uses_of(task, space)) {
+    Replica &replica = use.object->replicas[space];
+    if (!replica.pinned() && use.object->dirty_space != space) drop_replica(*use.object, space);
+  }
+}
+
+bool Directory::flush_to_host(const std::vector<DataObjectRef> &objects) {
+  bool done = true;
+  for (const DataObjectRef &object : objects) {
+    if (object->dirty_space != 0) write_back(*object);
+    if (object->dirty_space != 0 || object->replicas[0].filling()) done = false;
+  }
+  return done;
+}
+
+void Directory::retire(DataObject *object) {
+  // Nothing can read a retired object again: a renamed value is dead, and
+  // user memory was brought up to date (barrier, finish) before originals go.
+  if (!object->renamed && object->dirty_space != 0)
+    fatal("directory: user memory of object " + std::to_string(object->id) + " retired while stale");
+  object->dirty_space = 0;
+  for (std::size_t space = 1; space < object->replicas.size(); ++space)
+    if (object->replicas[space].state() != ReplicaState::Absent || cache(static_cast<int>(space)).contains(*object))
+      drop_replica(*object, static_cast<int>(space));
+  if (object->in_alias_index) {
+    auto [first, last] = aliases_.entries().equal_range(object->shape.base);
+    for (auto it = first; it != last; ++it)
+      if (it->second == object) {
+        aliases_.erase(it);
+        break;
+      }
+  }
+  // CUDA keeps the registration of freed memory: a later allocation at the
+  // same addresses would be copied from the old pages (PageLocks.hpp).
+  if (object->renamed && page_locks_) page_locks_->forget(object->host, object->renamed_bytes);
+  objects_.destroy(object);
+}
+
+} // namespace gpuss

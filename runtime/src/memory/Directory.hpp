@@ -1,0 +1,170 @@
+// Directory: which memory spaces hold a valid copy of every object, which
+// copy is dirty, and what must move for a task to run in a given space.
+//
+// Owned by the helper thread (paper, section 4.3); nothing else reads or
+// writes replica state. The directory decides and the helper acts: the
+// copies it decides on outside a task's plan (write-backs, loads ahead) wait
+// in its outbox until the helper takes them (take_copy_orders) and sends
+// them, so that devices have one sender. It knows devices only as memory
+// nodes (MemoryNode.hpp), and replicas change state only through the
+// transitions of Coherence.hpp; with GPUSS_CHECK_INVARIANTS every object it
+// touches is checked against the rules below after each operation. The coherence policy (CSS_CACHE_POLICY) decides what
+// happens after a task writes on an accelerator:
+//   nocache  write back at once and free the device copies the task used
+//   wt       write back at once (write-through); other copies are invalidated
+//   wb       keep the result on the device (write-back); the host copy is
+//            updated only when someone else needs it, or at barrier/wait/finish
+// Writing anywhere invalidates every other copy (write-invalidate).
+#pragma once
+
+#include "support/Config.hpp"
+#include "graph/IntervalIndex.hpp"
+#include "memory/MemoryNode.hpp"
+#include "graph/Renaming.hpp"
+#include "memory/SoftwareCache.hpp"
+#include "memory/Transfer.hpp"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats;
+class PageLocks;
+
+// What the worker needs to run a task: where each access lives, and the
+// copies before and after.
+struct TaskPlan {
+  std::vector<void *> addresses; // accelerators only: host workers use host_addresses
+  std::vector<Transfer> before;
+  std::vector<Transfer> after;
+};
+
+// The distinct objects a task uses, with what it does to each.
+struct ObjectUse {
+  DataObjectRef object;
+  bool reads = false; // needs the current value in the executing space
+  bool writes = false;
+  bool copy_out = false;
+};
+
+enum class PlanOutcome {
+  Ready,  // the plan is made; replicas are pinned until the task completes
+  Blocked // data is on its way (or room is being made); try again later
+};
+
+// A copy the directory decided on outside a task's plan, for the worker of
+// `executing_space` (the space that reads or writes device memory in it).
+struct CopyOrder {
+  Transfer transfer;
+  int executing_space = 0;
+};
+
+class Directory {
+public:
+  // `nodes[space - 1]` is accelerator `space`. `page_locks` (null without
+  // page-locking) is told before the host memory of a renamed buffer is
+  // freed. `clean_while_idle`: CSS_WB_CLEAN.
+  Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
+            std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
+            PageLocks *page_locks, bool clean_while_idle = false);
+
+  // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
+  // pinned, though write-backs that make progress possible may be issued.
+  PlanOutcome plan(Task &task, int space, TaskPlan &plan);
+
+  // Load-ahead: copy an object's value from the host into a device before
+  // any task there asks for it (Helper::load_ahead).
+  enum class LoadOutcome {
+    Issued,
+    NotNeeded, // its value is not (only) in host memory, or already on a device
+    NoRoom     // the device would keep less than `keep_free` bytes free
+  };
+  LoadOutcome load_ahead(const DataObjectRef &object, int space, std::size_t keep_free);
+
+  // What `task` would have to fetch to run in `space`.
+  struct FetchEstimate {
+    std::size_t bytes = 0;
+    std::size_t written_bytes = 0; // of which the task also writes: moving those moves the value's home
+  };
+  FetchEstimate estimate_fetch(const Task &task, int space) const;
+
+  // A worker's command is done: the task it ran (unpinned; its writes made
+  // the only current copies; under nocache its device copies freed; under
+  // CSS_WB_CLEAN idle dirty copies started home) and the copies it made.
+  void complete(const Completion &completion);
+
+  // The copies decided since the last call, in the order decided.
+  std::vector<CopyOrder> take_copy_orders() { return std::exchange(outbox_, {}); }
+
+  // An object a barrier waits for has no unfinished task left: copy its
+  // value home now, while other tasks still run, instead of after the last.
+  void write_back_final(DataObject &object);
+
+  // Starts write-backs so that each object's value reaches user memory.
+  // True when every one is already there (nothing in flight).
+  bool flush_to_host(const std::vector<DataObjectRef> &objects);
+
+  // The last reference to `object` is gone: release its replicas.
+  void retire(DataObject *object);
+
+  // After a barrier or wait on: the master may now write user memory, so
+  // accelerator copies of these objects must not be used again.
+  void forget_device_copies(const std::vector<DataObjectRef> &objects);
+
+  bool transfers_in_flight() const { return transfers_in_flight_ > 0; }
+  std::size_t cache_capacity(int space) const { return cache(space).capacity(); }
+
+private:
+  MemoryNode &device(int space) const { return *nodes_[space - 1]; }
+  SoftwareCache &cache(int space) const { return *caches_[space - 1]; }
+
+  // Issues a copy of the dirty replica to the host, unless one is in flight.
+  void write_back(DataObject &object);
+  // A copy of `object` from space `from` into `to`, counted and in flight
+  // from now: the source is pinned by a reader, the destination is filling.
+  Transfer start_copy(const DataObjectRef &object, int from, int to);
+  // `block` now holds a replica of `object` in `space`, valid from now on
+  // (a copy into it runs first on the device's in-order fetch streams).
+  void install_replica(DataObject &object, int space, DeviceBlock block);
+  // Queues a started copy for the worker of `executing_space`, alone.
+  void issue(Transfer transfer, int executing_space);
+  void on_task_complete(Task &task, int space);
+  void on_transfer_complete(const Transfer &transfer);
+  // wb: start write-backs of idle dirty copies on `space` while its
+  // device-to-host engine has nothing to do.
+  void clean_while_idle(int space);
+  // nocache: free the device copies a finished task used.
+  void release_after_task(Task &task, int space);
+  // GPUSS_CHECK_INVARIANTS: the rules every object's replicas keep between
+  // operations (Directory.cpp); a violation is fatal, naming the object.
+  void check(const DataObject &object) const;
+  void drop_replica(DataObject &object, int space);
+  // A device other than `space` with a settled copy of a value the host
+  // also holds, that `space` can copy from; 0 (the host) if none.
+  int clean_peer_source(const DataObject &object, int space) const;
+  void claim_writes(const std::vector<ObjectUse> &uses, int space);
+  // The replica's value is obsolete: free it now, or once its users are done.
+  void invalidate_replica(DataObject &object, int space);
+  // Frees a replica invalidated while in use once its last user is done.
+  bool drop_if_released(DataObject &object, int space);
+  bool make_room(int space, std::size_t bytes, bool &waiting);
+  bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
+
+  const CachePolicy policy_;
+  const bool clean_while_idle_;
+  std::vector<MemoryNode *> nodes_;
+  PageLocks *page_locks_;
+  std::vector<std::unique_ptr<SoftwareCache>> caches_;
+  ObjectStore &objects_;
+  Stats &stats_;
+  // Originals with replicas on accelerators, to keep overlapping user
+  // regions coherent with each other.
+  IntervalIndex<DataObject *> aliases_;
+  std::size_t transfers_in_flight_ = 0;
+  std::vector<unsigned> write_backs_in_flight_; // per space: copies to the host it executes
+  std::vector<CopyOrder> outbox_;               // decided, not yet taken by the helper
+};
+
+} // namespace gpuss

@@ -1,0 +1,252 @@
+#include "memory/PageLocks.hpp"
+#include "memory/HostReleaseHooks.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <unistd.h>
+
+namespace gpuss {
+
+namespace {
+
+// [lo, hi): the whole pages that hold [address, address + bytes).
+std::pair<std::uintptr_t, std::uintptr_t> pages(const void *address, std::size_t bytes) {
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  std::uintptr_t start = reinterpret_cast<std::uintptr_t>(address);
+  std::uintptr_t end = bytes > UINTPTR_MAX - start ? UINTPTR_MAX : start + bytes;
+  std::uintptr_t hi =
+      end > UINTPTR_MAX - (page - 1) ? UINTPTR_MAX / page * page : (end + page - 1) / page * page;
+  return {start / page * page, hi};
+}
+
+std::uintptr_t end_of(const std::pair<const std::uintptr_t, std::uintptr_t> &range) {
+  return range.second;
+}
+template <typename Lock> std::uintptr_t end_of(const std::pair<const std::uintptr_t, Lock> &lock) {
+  return lock.second.end;
+}
+
+// The first entry of `ranges` (disjoint, by start) that ends after `at`: the
+// one holding `at`, else the next one (end() if none).
+template <typename Map> auto first_ending_after(Map &ranges, std::uintptr_t at) {
+  auto it = ranges.upper_bound(at);
+  if (it != ranges.begin() && end_of(*std::prev(it)) > at) --it;
+  return it;
+}
+
+// Adds [lo, hi) to disjoint `ranges`, merging what it overlaps or touches.
+// On the master's submit path: a range already there, or one that grows an
+// existing range at its end (blocks named in address order), allocates
+// nothing.
+void add_merged(std::map<std::uintptr_t, std::uintptr_t> &ranges, std::uintptr_t lo, std::uintptr_t hi) {
+  auto it = ranges.upper_bound(lo);
+  if (it != ranges.begin() && std::prev(it)->second >= lo) --it;
+  if (it != ranges.end() && it->first <= lo) {
+    if (it->second >= hi) return;
+    for (auto next = std::next(it); next != ranges.end() && next->first <= hi; next = ranges.erase(next))
+      hi = std::max(hi, next->second);
+    it->second = hi;
+    return;
+  }
+  while (it != ranges.end() && it->first <= hi) {
+    lo = std::min(lo, it->first);
+    hi = std::max(hi, it->second);
+    it = ranges.erase(it);
+  }
+  ranges.emplace(lo, hi);
+}
+
+// Removes [lo, hi) from disjoint `ranges`, keeping what lies outside it.
+void erase_range(std::map<std::uintptr_t, std::uintptr_t> &ranges, std::uintptr_t lo, std::uintptr_t hi) {
+  auto it = first_ending_after(ranges, lo);
+  while (it != ranges.end() && it->first < hi) {
+    auto [start, end] = *it;
+    it = ranges.erase(it);
+    if (start < lo) ranges.emplace(start, lo);
+    if (end > hi) it = ranges.emplace(hi, end).first;
+  }
+}
+
+} // namespace
+
+// Every entry point exempts its thread from the free() hook: PageLocks frees
+// memory of its own while it holds its mutex, and the hook would come back
+// here for it.
+using Exempt = release_hooks::Exemption;
+
+PageLocks::PageLocks(std::unique_ptr<PageLocker> locker) : locker_(std::move(locker)) {}
+
+PageLocks::~PageLocks() {
+  Exempt exempt;
+  for (auto &[start, lock] : locks_)
+    locker_->unlock(reinterpret_cast<void *>(start));
+}
+
+void PageLocks::ensure(const void *address, std::size_t bytes) {
+  Exempt exempt;
+  if (bytes == 0) return;
+  auto [lo, hi] = pages(address, bytes);
+  std::uintptr_t first = reinterpret_cast<std::uintptr_t>(address);
+  release_hooks::watch(first, first + bytes);
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> claimed;
+  {
+    std::lock_guard lock(mutex_);
+    add_merged(named_, first, first + bytes);
+    for (std::uintptr_t at = lo; at < hi;) {
+      // The first range locked, being locked or closing that ends after `at`.
+      std::pair<std::uintptr_t, std::uintptr_t> covered{UINTPTR_MAX, UINTPTR_MAX};
+      auto consider = [&](std::uintptr_t start, std::uintptr_t end) {
+        if (start < covered.first) covered = {start, end};
+      };
+      if (auto it = first_ending_after(locks_, at); it != locks_.end()) consider(it->first, it->second.end);
+      if (auto it = first_ending_after(closing_, at); it != closing_.end())
+        consider(it->first, it->second.end);
+      if (auto it = first_ending_after(pending_, at); it != pending_.end()) consider(it->first, it->second);
+      if (covered.first <= at) {
+        at = covered.second;
+        continue;
+      }
+      // CUDA refuses registrations that overlap earlier ones: only gaps.
+      std::uintptr_t gap_end = std::min(hi, covered.first);
+      claimed.emplace_back(at, gap_end);
+      pending_.emplace(at, gap_end);
+      at = gap_end;
+    }
+  }
+  if (claimed.empty()) return;
+  std::vector<bool> locked;
+  for (auto [start, end] : claimed)
+    locked.push_back(locker_->lock(reinterpret_cast<void *>(start), end - start));
+  {
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < claimed.size(); ++i) {
+      pending_.erase(claimed[i].first);
+      if (locked[i]) locks_.emplace(claimed[i].first, Lock{claimed[i].second, 0});
+    }
+  }
+  released_.notify_all(); // forget() waits for pending locks it must undo
+}
+
+void PageLocks::forget(const void *address, std::size_t bytes) {
+  Exempt exempt;
+  if (bytes == 0) return;
+  auto [lo, hi] = pages(address, bytes);
+  std::unique_lock held(mutex_);
+  // A lock another thread is making over these pages is waited for, so that
+  // it is undone too.
+  released_.wait(held, [&] {
+    auto it = first_ending_after(pending_, lo);
+    return it == pending_.end() || it->first >= hi;
+  });
+  Locks doomed;
+  erase_range(named_, lo, hi);
+  for (auto it = first_ending_after(locks_, lo); it != locks_.end() && it->first < hi;) {
+    erase_range(named_, it->first, it->second.end);
+    auto next = std::next(it);
+    doomed.insert(locks_.extract(it));
+    it = next;
+  }
+  unlock_when_unleased(held, doomed);
+  // Another thread may be closing a lock over these pages: the memory may
+  // go back to the system only once that lock is undone too.
+  released_.wait(held, [&] {
+    auto it = first_ending_after(closing_, lo);
+    return it == closing_.end() || it->first >= hi;
+  });
+}
+
+void PageLocks::forget_all() {
+  Exempt exempt;
+  std::unique_lock held(mutex_);
+  released_.wait(held, [&] { return pending_.empty(); });
+  Locks doomed;
+  doomed.swap(locks_);
+  named_.clear();
+  unlock_when_unleased(held, doomed);
+  released_.wait(held, [&] { return closing_.empty(); });
+}
+
+void PageLocks::unlock_when_unleased(std::unique_lock<std::mutex> &held, Locks &doomed) {
+  if (doomed.empty()) return;
+  // Closing locks still count as locked for ensure() (CUDA would refuse to
+  // lock their pages again) but take no new leases: copies through them
+  // from now on run pageable.
+  std::vector<std::uintptr_t> starts;
+  for (auto &entry : doomed)
+    starts.push_back(entry.first);
+  closing_.merge(doomed);
+  released_.wait(held, [&] {
+    return std::all_of(starts.begin(), starts.end(),
+                       [&](std::uintptr_t start) { return closing_.at(start).leases == 0; });
+  });
+  held.unlock();
+  for (std::uintptr_t start : starts)
+    locker_->unlock(reinterpret_cast<void *>(start));
+  held.lock();
+  for (std::uintptr_t start : starts)
+    closing_.erase(start);
+  released_.notify_all(); // forgetters of overlapping pages wait for these to close
+}
+
+bool PageLocks::named(const void *address, std::size_t bytes) const {
+  Exempt exempt;
+  std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address);
+  std::uintptr_t hi = bytes > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + bytes;
+  std::lock_guard lock(mutex_);
+  auto it = first_ending_after(named_, lo);
+  return it != named_.end() && it->first < hi;
+}
+
+std::vector<PageLocks::Piece> PageLocks::pieces(const void *address, std::size_t bytes, Leases &leases) {
+  Exempt exempt;
+  std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address), hi = lo + bytes;
+  std::vector<Piece> result;
+  std::lock_guard lock(mutex_);
+  for (std::uintptr_t at = lo; at < hi;) {
+    auto it = first_ending_after(locks_, at);
+    std::uintptr_t end;
+    if (it != locks_.end() && it->first <= at) {
+      // Up to the end of the lock holding `at`, which this copy now leases.
+      end = std::min(hi, it->second.end);
+      ++it->second.leases;
+      leases.push_back(it->first);
+    } else {
+      // Unlocked up to the start of the next lock.
+      end = it == locks_.end() ? hi : std::min(hi, it->first);
+    }
+    result.push_back(Piece{at - lo, end - at});
+    at = end;
+  }
+  return result;
+}
+
+void PageLocks::release(Leases &leases) {
+  Exempt exempt;
+  if (leases.empty()) return;
+  bool closing = false;
+  {
+    std::lock_guard lock(mutex_);
+    for (std::uintptr_t start : leases) {
+      if (auto it = locks_.find(start); it != locks_.end()) {
+        --it->second.leases;
+      } else {
+        --closing_.at(start).leases;
+        closing = true;
+      }
+    }
+  }
+  leases.clear();
+  if (closing) released_.notify_all();
+}
+
+std::size_t PageLocks::locked_bytes() const {
+  Exempt exempt;
+  std::lock_guard lock(mutex_);
+  std::size_t bytes = 0;
+  for (const Locks *locks : {&locks_, &closing_})
+    for (const auto &[start, lock] : *locks)
+      bytes += lock.end - start;
+  return bytes;
+}
+
+} // namespace gpuss

@@ -1,0 +1,397 @@
+#include "scheduling/Helper.hpp"
+#include "support/Fatal.hpp"
+#include "memory/HostReleaseHooks.hpp"
+#include "support/StatsCounters.hpp"
+
+#include <algorithm>
+
+namespace gpuss {
+
+Helper::Helper(HelperParts parts)
+    : config_(parts.config), queues_(parts.queues), directory_(parts.directory), graph_(parts.graph),
+      devices_(std::move(parts.devices)), cpus_(parts.cpus), policy_(parts.policy), stats_(parts.stats),
+      live_tasks_(parts.live_tasks), stop_(parts.stop), urgent_waiting_(parts.urgent_waiting) {
+  // Tasks queued behind the running ones let a worker start its next task
+  // without waiting for the helper, and let the helper hand over several
+  // per wake-up. Priorities still hold: a high-priority task goes ahead of
+  // the normal ones queued there, taking back the place of one of them.
+  host_slots_ = cpus_ ? host_places_per_worker * cpus_->count() : 0;
+  staged_.assign(devices_.size() + 1, 0);
+  queued_seconds_.assign(devices_.size() + 1, 0.0);
+  loads_in_flight_.assign(devices_.size() + 1, 0);
+  full_for_loads_.assign(devices_.size() + 1, false);
+}
+
+Helper::~Helper() {
+  join();
+}
+
+void Helper::start() {
+  thread_ = std::jthread([this] { run(); });
+}
+
+void Helper::join() {
+  if (!thread_.joinable()) return;
+  queues_.signal.notify();
+  thread_ = {};
+}
+
+void Helper::run() {
+  release_hooks::Exemption exempt; // a runtime thread: frees only what the runtime owns
+  for (;;) {
+    std::uint32_t ticket = queues_.signal.prepare();
+    bool progress = drain_queues();
+    // Room, readiness and data only change through what drain_queues just
+    // did, so without progress there is nothing new to place.
+    if (progress) dispatch();
+    if (stop_.load(std::memory_order_acquire) && live_tasks_.count() == 0 &&
+        !directory_.transfers_in_flight() && flushes_.empty() && queues_.completions.empty())
+      return;
+    if (!progress) queues_.signal.wait(ticket, config_.spin_rounds);
+  }
+}
+
+bool Helper::drain_queues() {
+  bool progress = false;
+  for (Completion &completion : queues_.completions.drain()) {
+    on_completion(completion);
+    progress = true;
+  }
+  // Retiring an object, like finishing a flush (which drops device copies),
+  // frees device memory that a blocked task may be waiting for.
+  for (DataObject *object : queues_.retired.drain()) {
+    directory_.retire(object);
+    progress = true;
+  }
+  if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
+    // Tasks already waiting were queued before they had ranks.
+    for (auto &by_kind : ready_)
+      for (std::deque<TaskRef> &queue : by_kind)
+        std::stable_sort(queue.begin(), queue.end(), [](const TaskRef &a, const TaskRef &b) {
+          return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
+        });
+    progress = true;
+  }
+  for (TaskRef &task : queues_.ready.drain()) {
+    make_ready(std::move(task));
+    progress = true;
+  }
+  for (std::vector<LoadAhead> &order : queues_.load_orders.drain()) {
+    // A barrier's ranking: it replaces what is left of an earlier one.
+    load_order_.assign(std::make_move_iterator(order.begin()), std::make_move_iterator(order.end()));
+    std::fill(full_for_loads_.begin(), full_for_loads_.end(), false);
+    progress = true;
+  }
+  for (auto &request : queues_.flushes.drain())
+    accept_flush(std::move(request));
+  if (std::erase_if(flushes_, [&](const std::shared_ptr<FlushRequest> &request) {
+        return try_finish_flush(*request);
+      }) > 0)
+    progress = true;
+  return progress;
+}
+
+void Helper::accept_flush(std::shared_ptr<FlushRequest> request) {
+  if (request->while_tasks_run)
+    for (const DataObjectRef &object : request->objects) {
+      object->write_back_when_final = true;
+      // relaxed: the master added its users before it sent the request,
+      // and only this thread subtracts.
+      if (object->unfinished_users.load(std::memory_order_relaxed) == 0) directory_.write_back_final(*object);
+    }
+  send_copy_orders();
+  flushes_.push_back(std::move(request));
+}
+
+bool Helper::try_finish_flush(FlushRequest &request) {
+  if (request.while_tasks_run && live_tasks_.count() != 0) return false;
+  const bool home = directory_.flush_to_host(request.objects);
+  send_copy_orders();
+  if (!home) return false;
+  directory_.forget_device_copies(request.objects);
+  for (const DataObjectRef &object : request.objects)
+    object->write_back_when_final = false;
+  load_order_.clear(); // every task has finished: whatever is left is not needed
+  request.done.store(true, std::memory_order_release);
+  request.done.notify_all();
+  return true;
+}
+
+void Helper::release_uses(const Task &task) {
+  // Counted only with accelerators (RuntimeImpl::enqueue), as is this.
+  if (devices_.empty()) return;
+  for (const BoundAccess &access : task.accesses) {
+    if (!access.object) continue;
+    DataObject &object = *access.object;
+    if (object.unfinished_users.fetch_sub(1, std::memory_order_relaxed) == 1 && object.write_back_when_final)
+      directory_.write_back_final(object);
+  }
+  send_copy_orders();
+}
+
+bool Helper::goes_first(Task &task) const {
+  if (task.high_priority) return true;
+  // A task that several others wait for is, in blocked factorisations, the
+  // panel: potrf, trsm. Running it ahead of the updates already queued lets
+  // the next step start while this one finishes (lookahead) instead of
+  // leaving devices idle at every step's critical path. Updates have one
+  // successor, the next update of the same block.
+  return config_.fan_out_first && !devices_.empty() && TaskGraph::successor_count(task) >= 2;
+}
+
+void Helper::make_ready(TaskRef task) {
+  bool accelerators =
+      task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
+  bool first = goes_first(*task);
+  std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
+  // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is
+  // bounded so that a huge ready list costs at most that much per task.
+  std::uint32_t rank = task->rank.load(std::memory_order_relaxed);
+  auto at = queue.end();
+  for (unsigned steps = 0; rank > 0 && steps < rank_walk_limit && at != queue.begin() &&
+                           (*std::prev(at))->rank.load(std::memory_order_relaxed) < rank;
+       ++steps)
+    --at;
+  queue.insert(at, std::move(task));
+  ++ready_count_;
+  Stats::raise_to(stats_.max_ready, ready_count_);
+}
+
+void Helper::on_completion(Completion &completion) {
+  if (completion.released) {
+    // DirectRelease: the worker completed it; only its inbox place is ours.
+    ++host_slots_;
+    return;
+  }
+  directory_.complete(completion);
+  send_copy_orders();
+  if (!completion.task)
+    for (const Transfer &transfer : completion.transfers)
+      if (transfer.to_space != 0) --loads_in_flight_[transfer.to_space];
+  if (!completion.task) return;
+
+  Task &task = *completion.task;
+  int space = completion.space;
+  if (space == 0)
+    ++host_slots_;
+  else {
+    --staged_[space];
+    queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
+  }
+  learn_duration(task, space);
+  release_uses(task);
+  for (TaskRef &successor : graph_.complete(task))
+    make_ready(std::move(successor));
+  mark_completed(task, stats_, live_tasks_);
+}
+
+bool Helper::eligible(const Task &task, int space) const {
+  bool host_workers = cpus_ && cpus_->count() > 0;
+  // A copy-back is a copy: every worker can make it where the renamed value
+  // is, and on an accelerator that avoids bringing the value to a host
+  // buffer only to copy it again into user memory.
+  if (task.kind == TaskKind::CopyBack) return space != 0 || host_workers;
+  if (space == 0) return task.device_kind != CSS_DEVICE_CUDA && host_workers;
+  DeviceKind kind = devices_[space - 1]->kind();
+  return task.device_kind == CSS_DEVICE_CUDA ? kind == DeviceKind::Cuda : kind == DeviceKind::Simulated;
+}
+
+bool Helper::has_room(int space) const {
+  if (space == 0) return host_slots_ > 0;
+  return staged_[space] < 1 + config_.prefetch_depth;
+}
+
+double Helper::estimate_seconds(const Task &task, int space) const {
+  int kind = space == 0 ? 0 : 1;
+  auto it = durations_.find({task.label, kind});
+  return it == durations_.end() ? 0.0 : it->second;
+}
+
+void Helper::learn_duration(const Task &task, int space) {
+  double seconds = task.end_time - task.start_time;
+  if (seconds <= 0) return;
+  int kind = space == 0 ? 0 : 1;
+  auto [it, inserted] = durations_.try_emplace({task.label, kind}, seconds);
+  if (!inserted) it->second = 0.8 * it->second + 0.2 * seconds;
+}
+
+bool Helper::starving(int space) const {
+  // About to run out of staged work: one task left, or none when staging is
+  // off. Until then a device keeps waiting for tasks whose data it holds.
+  unsigned low_water = std::max(1u, (config_.prefetch_depth + 2) / 2);
+  return staged_[space] < low_water;
+}
+
+Helper::Placement Helper::place(const TaskRef &task, int only_space) {
+  if (task->high_priority && eligible(*task, 0) && !has_room(0)) {
+    // A normal task waiting behind a running one yields its place; it goes
+    // back to the front of its ready list (re-planning it is harmless).
+    TaskRef waiting;
+    if (cpus_->take_back_normal(waiting)) {
+      ++host_slots_;
+      ready_[1][0].push_front(std::move(waiting));
+      ++ready_count_;
+    }
+  }
+  if (devices_.empty()) {
+    // Host memory is the only memory: nothing to plan or choose.
+    if (!has_room(0)) return Placement::NoRoom;
+    task->space = 0;
+    --host_slots_;
+    cpus_->submit(task);
+    return Placement::Dispatched;
+  }
+  std::vector<Candidate> candidates;
+  bool any_room = false;
+  for (int space = 0; space <= static_cast<int>(devices_.size()); ++space) {
+    if (!eligible(*task, space) || (only_space >= 0 && space != only_space)) continue;
+    Candidate candidate;
+    candidate.has_room = has_room(space);
+    if (!candidate.has_room && !policy_.waits_for_affinity()) continue;
+    any_room |= candidate.has_room;
+    candidate.space = space;
+    Directory::FetchEstimate fetch = directory_.estimate_fetch(*task, space);
+    candidate.fetch_bytes = fetch.bytes;
+    candidate.written_bytes = fetch.written_bytes;
+    double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
+    candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
+    candidate.staged = space == 0 ? (host_places_per_worker * cpus_->count() - host_slots_) : staged_[space];
+    candidate.queued_seconds = space == 0 ? 0.0 : queued_seconds_[space];
+    candidates.push_back(candidate);
+  }
+  if (!any_room) return Placement::NoRoom;
+  const Candidate &chosen = candidates[policy_.choose(*task, candidates)];
+  if (!chosen.has_room) return Placement::Deferred;
+  int space = chosen.space;
+
+  TaskPlan plan;
+  const PlanOutcome outcome = directory_.plan(*task, space, plan);
+  // Before the task: write-backs that make room or settle aliases go first
+  // on their device's streams.
+  send_copy_orders();
+  if (outcome == PlanOutcome::Blocked) return Placement::Blocked;
+  task->space = space;
+  if (space == 0) {
+    --host_slots_;
+    cpus_->submit(task);
+  } else {
+    ++staged_[space];
+    queued_seconds_[space] += estimate_seconds(*task, space);
+    devices_[space - 1]->submit(
+        DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
+  }
+  return Placement::Dispatched;
+}
+
+void Helper::dispatch_from(std::deque<TaskRef> &queue) {
+  unsigned deferred = 0;
+  for (auto it = queue.begin(); it != queue.end();) {
+    Placement placement = place(*it);
+    if (placement == Placement::NoRoom) return; // the same for every later task of this kind
+    if (placement == Placement::Deferred) {
+      if (++deferred == affinity_window) return;
+      ++it;
+      continue;
+    }
+    if (placement == Placement::Blocked) blocked_.push_back(*it);
+    it = queue.erase(it);
+    --ready_count_;
+  }
+}
+
+void Helper::feed_starving_devices() {
+  // A device about to run dry takes the deferred task that is cheapest to
+  // move there (the oldest among equals), so waiting for affinity never
+  // leaves a device idle while tasks it may run are ready.
+  for (int space = 1; space <= static_cast<int>(devices_.size()); ++space) {
+    while (starving(space)) {
+      std::deque<TaskRef> *from = nullptr;
+      std::deque<TaskRef>::iterator cheapest;
+      std::size_t cheapest_bytes = SIZE_MAX;
+      for (auto &by_kind : ready_) {
+        for (std::deque<TaskRef> &queue : by_kind) {
+          unsigned looked = 0;
+          for (auto it = queue.begin(); it != queue.end() && looked < affinity_window; ++it, ++looked) {
+            if (!eligible(**it, space)) break; // a queue holds one kind of task
+            std::size_t bytes = directory_.estimate_fetch(**it, space).bytes;
+            if (bytes < cheapest_bytes) cheapest_bytes = bytes, cheapest = it, from = &queue;
+          }
+        }
+        if (from) break; // tasks that go first are taken first
+      }
+      if (!from) break;
+      TaskRef task = *cheapest;
+      Placement placement = place(task, space);
+      if (placement == Placement::Deferred || placement == Placement::NoRoom) break;
+      if (placement == Placement::Blocked) blocked_.push_back(task);
+      from->erase(cheapest);
+      --ready_count_;
+      if (placement == Placement::Blocked) break; // its data is on the way; retried first
+    }
+  }
+}
+
+void Helper::load_ahead() {
+  const int spaces = static_cast<int>(devices_.size());
+  while (!load_order_.empty()) {
+    // The next device, in turn, with room on its fetch engine: dealing the
+    // objects out spreads each block column over the devices, and locality
+    // then runs each block's updates where it was loaded.
+    int space = 0;
+    for (int step = 0; step < spaces && space == 0; ++step) {
+      int candidate = 1 + (next_load_space_ - 1 + step) % spaces;
+      if (!full_for_loads_[candidate] && loads_in_flight_[candidate] < loads_per_device) space = candidate;
+    }
+    if (space == 0) return;
+    LoadAhead load = std::move(load_order_.front());
+    load_order_.pop_front();
+    // Until its reader is dispatched, the value in host memory is the one
+    // the reader will read: the reader may write it itself once placed (on
+    // a host worker, in place), and later writers wait for the reader.
+    if (load.reader->space != -1) continue;
+    std::size_t keep_free = directory_.cache_capacity(space) / 4;
+    const Directory::LoadOutcome outcome = directory_.load_ahead(load.object, space, keep_free);
+    send_copy_orders(); // ahead of any task that will find the value there
+    switch (outcome) {
+    case Directory::LoadOutcome::Issued:
+      ++loads_in_flight_[space];
+      next_load_space_ = 1 + space % spaces;
+      break;
+    case Directory::LoadOutcome::NotNeeded:
+      break;
+    case Directory::LoadOutcome::NoRoom:
+      full_for_loads_[space] = true;
+      load_order_.push_front(std::move(load));
+      break;
+    }
+  }
+}
+
+void Helper::send_copy_orders() {
+  for (CopyOrder &order : directory_.take_copy_orders()) {
+    DeviceCommand command;
+    command.before.push_back(std::move(order.transfer));
+    devices_[order.executing_space - 1]->submit(std::move(command));
+  }
+}
+
+void Helper::dispatch() {
+  // Tasks whose data was out of reach go first: they are the oldest, and
+  // letting newer tasks take the room that was made for them would livelock.
+  for (std::size_t n = blocked_.size(); n > 0; --n) {
+    TaskRef task = std::move(blocked_.front());
+    blocked_.pop_front();
+    if (place(task) != Placement::Dispatched) blocked_.push_back(std::move(task));
+  }
+  for (auto &by_kind : ready_)
+    for (std::deque<TaskRef> &queue : by_kind)
+      dispatch_from(queue);
+  feed_starving_devices();
+  load_ahead();
+  // relaxed: a hint for DirectRelease workers; a stale value costs at most
+  // one normal task run before a high-priority one.
+  urgent_waiting_.store(static_cast<unsigned>(ready_[0][0].size() + ready_[0][1].size() + blocked_.size()),
+                        std::memory_order_relaxed);
+}
+
+} // namespace gpuss

@@ -1,0 +1,150 @@
+// Helper: the thread that maps ready tasks to execution units (paper,
+// section 4.2). It owns the directory, processes completions, releases
+// successors, and dispatches each ready task to the memory space where the
+// scheduling policy finds it cheapest, staging up to CSS_PREFETCH_DEPTH
+// tasks ahead on each accelerator so that their fetches overlap the running
+// task, and loading the data of tasks not yet ready while the devices'
+// fetch engines have room (CSS_LOAD_AHEAD).
+#pragma once
+
+#include "support/Config.hpp"
+#include "devices/CpuWorkers.hpp"
+#include "devices/Device.hpp"
+#include "memory/Directory.hpp"
+#include "scheduling/Scheduler.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace gpuss {
+
+// A barrier's or wait on's request that values reach user memory.
+struct FlushRequest {
+  std::vector<DataObjectRef> objects;
+  // A barrier sends its request before its tasks finish: no task can be
+  // added while the master waits, so each object is copied home as soon as
+  // its last user completes, and the request is done once every task is.
+  bool while_tasks_run = false;
+  std::atomic<bool> done{false};
+};
+
+// An object to load into a device ahead of `reader`, the first unfinished
+// task that reads it (CSS_LOAD_AHEAD).
+struct LoadAhead {
+  DataObjectRef object;
+  TaskRef reader;
+};
+
+struct HelperQueues {
+  BatchQueue<TaskRef> ready;
+  BatchQueue<Completion> completions;
+  BatchQueue<DataObject *> retired;
+  BatchQueue<std::shared_ptr<FlushRequest>> flushes;
+  BatchQueue<std::vector<LoadAhead>> load_orders; // first wanted first
+  std::atomic<bool> ranked{false};                // the master has just ranked the graph's tasks
+  WakeSignal signal;                              // rung by every producer of the queues above
+};
+
+// What the helper works with, owned by the Runtime.
+struct HelperParts {
+  const Config &config;
+  HelperQueues &queues;
+  Directory &directory;
+  TaskGraph &graph;
+  std::vector<Device *> devices; // accelerator `space` is devices[space - 1]
+  CpuWorkers *cpus;
+  SchedulingPolicy &policy;
+  Stats &stats;
+  LiveTasks &live_tasks;
+  std::atomic<bool> &stop;                // set by the master at finish
+  std::atomic<unsigned> &urgent_waiting;  // read by DirectRelease workers
+};
+
+class Helper {
+public:
+  explicit Helper(HelperParts parts);
+  ~Helper(); // joins
+
+  void start();
+  void join();
+
+private:
+  enum class Placement {
+    Dispatched,
+    Blocked, // its data was not yet in reach; retried first
+    NoRoom,  // no space where it may run has room
+    Deferred // it waits for a space with its data, now full
+  };
+
+  void run();
+  bool drain_queues();
+  void on_completion(Completion &completion);
+  void accept_flush(std::shared_ptr<FlushRequest> request);
+  bool try_finish_flush(FlushRequest &request);
+  void release_uses(const Task &task);
+  // Sends the copies the directory has decided on (write-backs, loads
+  // ahead) to the devices that make them: the helper is their one sender.
+  void send_copy_orders();
+  void make_ready(TaskRef task);
+  bool goes_first(Task &task) const;
+  void dispatch();
+  void dispatch_from(std::deque<TaskRef> &queue);
+  void feed_starving_devices();
+  void load_ahead();
+  bool starving(int space) const;
+  // Places `task`, in `only_space` when given (>= 0) and eligible.
+  Placement place(const TaskRef &task, int only_space = -1);
+  bool eligible(const Task &task, int space) const;
+  bool has_room(int space) const;
+  double estimate_seconds(const Task &task, int space) const;
+  void learn_duration(const Task &task, int space);
+
+  const Config &config_;
+  HelperQueues &queues_;
+  Directory &directory_;
+  TaskGraph &graph_;
+  std::vector<Device *> devices_;
+  CpuWorkers *cpus_;
+  SchedulingPolicy &policy_;
+  Stats &stats_;
+  LiveTasks &live_tasks_;
+  std::atomic<bool> &stop_;
+
+  // Ready tasks by [goes first][runs on accelerators]: high priority or wide
+  // fan-out first; within each, by rank (CSS_CRITICAL_PATH), then FIFO. The
+  // second queue holds GPU tasks and, when there are accelerators,
+  // copy-backs. Dispatch stops at a queue's first task without room, as if
+  // its tasks all ran in the same spaces: copy-backs run in more (any), so
+  // at worst one waits for room on an accelerator.
+  std::deque<TaskRef> ready_[2][2];
+  std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
+  std::size_t ready_count_ = 0;
+  static constexpr unsigned host_places_per_worker = 8;
+  // Ready tasks looked at past ones that wait for a full space: far enough
+  // to find work for a space that frees up, near enough to keep order.
+  static constexpr unsigned affinity_window = 64;
+  static constexpr unsigned rank_walk_limit = 1024;
+  unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
+  std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
+  std::vector<double> queued_seconds_; // per space: estimated work staged there
+  // (label, kind of space) -> seconds, smoothed. Labels are the translator's
+  // string literals, so their addresses identify them.
+  std::map<std::pair<const char *, int>, double> durations_;
+  std::vector<std::shared_ptr<FlushRequest>> flushes_;
+  // Load-ahead (CSS_LOAD_AHEAD): the objects the ranked tasks will read,
+  // first wanted first, dealt to the devices in turn; each device keeps a
+  // few loads on its fetch engine, so that a task's own fetch waits behind
+  // at most that many. A device stops taking loads when a quarter of its
+  // cache is left, which stays for the tasks' own data.
+  std::deque<LoadAhead> load_order_;
+  std::vector<unsigned> loads_in_flight_; // per space
+  std::vector<bool> full_for_loads_;      // per space
+  int next_load_space_ = 1;
+  static constexpr unsigned loads_per_device = 2;
+  std::atomic<unsigned> &urgent_waiting_; // high-priority tasks held here, for DirectRelease workers
+  std::jthread thread_;
+};
+
+} // namespace gpuss

@@ -1,0 +1,66 @@
+#include "support/Stats.hpp"
+#include "support/StatsCounters.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gpuss {
+
+std::string StatsSnapshot::format_line() const {
+  std::ostringstream line;
+  char wall[32];
+  std::snprintf(wall, sizeof wall, "%.6f", wall_seconds);
+  line << "css-stats: tasks=" << tasks << " renamed=" << renamed << " max_ready=" << max_ready
+       << " wall_s=" << wall << " bytes_h2d=" << bytes_h2d << " bytes_d2h=" << bytes_d2h
+       << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
+       << " evictions=" << evictions << " final_write_backs=" << final_write_backs
+       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases << " child_tasks=" << child_tasks
+       << " inline_tasks=" << inline_tasks << " submit_waits=" << submit_waits << " edges=" << edges
+       << " pin_host=" << pin_host;
+  auto seconds = [](double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", s);
+    return std::string(text);
+  };
+  for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
+    line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
+  for (std::size_t i = 0; i < device_busy_seconds.size(); ++i)
+    line << " gpu" << i << "_busy_s=" << seconds(device_busy_seconds[i]) << " gpu" << i
+         << "_tasks=" << (i < device_tasks.size() ? device_tasks[i] : 0);
+  return line.str();
+}
+
+Stats::Stats(std::size_t cpus, std::size_t devices)
+    : cpu_busy_ns(cpus), device_busy_ns(devices), device_tasks(devices) {}
+
+StatsSnapshot Stats::snapshot(double wall_seconds) const {
+  StatsSnapshot s;
+  auto get = [](const std::atomic<std::uint64_t> &a) { return a.load(std::memory_order_relaxed); };
+  s.tasks = get(tasks);
+  s.renamed = get(renamed);
+  s.max_ready = get(max_ready);
+  s.bytes_h2d = get(bytes_h2d);
+  s.bytes_d2h = get(bytes_d2h);
+  s.bytes_p2p = get(bytes_p2p);
+  s.cache_hits = get(cache_hits);
+  s.cache_misses = get(cache_misses);
+  s.evictions = get(evictions);
+  s.final_write_backs = get(final_write_backs);
+  s.loads_ahead = get(loads_ahead);
+  s.early_releases = get(early_releases);
+  s.child_tasks = get(child_tasks);
+  s.inline_tasks = get(inline_tasks);
+  s.submit_waits = get(submit_waits);
+  s.edges = get(edges.value);
+  s.pin_host = pin_host;
+  s.wall_seconds = wall_seconds;
+  for (const auto &ns : cpu_busy_ns)
+    s.cpu_busy_seconds.push_back(get(ns) * 1e-9);
+  for (const auto &ns : device_busy_ns)
+    s.device_busy_seconds.push_back(get(ns) * 1e-9);
+  for (const auto &n : device_tasks)
+    s.device_tasks.push_back(get(n));
+  return s;
+}
+
+} // namespace gpuss

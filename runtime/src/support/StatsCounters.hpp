@@ -1,0 +1,65 @@
+// Stats: the live counters behind StatsSnapshot. Relaxed atomics: each
+// counter is independent and only read for reporting.
+#pragma once
+
+#include "support/Queues.hpp"
+#include "support/Stats.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace gpuss {
+
+struct Stats {
+  Stats(std::size_t cpus, std::size_t devices);
+
+  // Counted by every thread that completes a task: a line of its own (the
+  // counters after it, mostly the master's and the helper's, start the next).
+  alignas(cache_line) std::atomic<std::uint64_t> tasks{0};
+  alignas(cache_line) std::atomic<std::uint64_t> renamed{0};
+  std::atomic<std::uint64_t> max_ready{0};
+  std::atomic<std::uint64_t> bytes_h2d{0};
+  std::atomic<std::uint64_t> bytes_d2h{0};
+  std::atomic<std::uint64_t> bytes_p2p{0};
+  std::atomic<std::uint64_t> cache_hits{0};
+  std::atomic<std::uint64_t> cache_misses{0};
+  std::atomic<std::uint64_t> evictions{0};
+  std::atomic<std::uint64_t> final_write_backs{0};
+  std::atomic<std::uint64_t> loads_ahead{0};
+  std::atomic<std::uint64_t> early_releases{0};
+  std::atomic<std::uint64_t> child_tasks{0};  // tasks created inside tasks that ran as tasks
+  std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
+  std::atomic<std::uint64_t> submit_waits{0}; // the master waited for tasks in flight (CSS_MAX_TASKS)
+  // Dependency edges made between unfinished tasks: by the master at every
+  // submit that has dependencies, on a cache line of its own so that it
+  // does not pull the workers' counters above away from them at each edge.
+  struct alignas(64) OwnLine {
+    std::atomic<std::uint64_t> value{0};
+  } edges;
+  std::string pin_host = "0"; // set once at start-up, before any snapshot
+  std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
+  std::vector<std::atomic<std::uint64_t>> device_busy_ns;
+  std::vector<std::atomic<std::uint64_t>> device_tasks;
+
+  static void add(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
+    counter.fetch_add(value, std::memory_order_relaxed);
+  }
+  static void raise_to(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
+    std::uint64_t seen = counter.load(std::memory_order_relaxed);
+    while (seen < value && !counter.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+    }
+  }
+  void count_transfer(int from_space, int to_space, std::uint64_t bytes) {
+    if (from_space == 0)
+      add(bytes_h2d, bytes);
+    else if (to_space == 0)
+      add(bytes_d2h, bytes);
+    else
+      add(bytes_p2p, bytes);
+  }
+
+  StatsSnapshot snapshot(double wall_seconds) const;
+};
+
+} // namespace gpuss
