@@ -1,8 +1,12 @@
-// Runtime: the one object that owns every component of GPUSs.
+// Runtime: the one object that owns every component of GPUSs (its
+// composition root, Runtime.cpp, builds them in dependency order and tears
+// them down in reverse).
 //
-// There is no other mutable global state: the C API (capi.cpp) holds one
-// process-wide Runtime, and tests build as many as they like, each with its
-// own Config. All public methods are called from the master thread.
+// The C API (capi.cpp) holds one process-wide Runtime, and tests build as
+// many as they like, each with its own Config; the little process-wide
+// state there is, where the C library forces it, is listed with its reasons
+// in docs/architecture.md ("Globals"). All public methods are called from
+// the master thread (inside a task body, they are that task's: its children).
 #pragma once
 
 #include "support/Config.hpp"

@@ -16,6 +16,9 @@
 //   h2d=, d2h=, p2p=<rate>    per device, bytes/s with K/M/G (decimal): 53G
 //   host_h2d=, host_d2h=      all devices together over the host's links (0: no limit)
 //   memory=<size>             each device's memory (binary K/M/G), default 80G
+//
+// Parsed on the master when the runtime starts; read-only afterwards, by
+// the modelled devices' workers.
 #pragma once
 
 #include <cstddef>

@@ -4,6 +4,9 @@
 // (query.base - longest span seen) to query.end(), so the cost is the number
 // of entries in that window plus a logarithmic search: small for blocked
 // codes, where regions are many but of bounded size.
+//
+// Not thread-safe: each index belongs to the thread of its owner (the
+// tracker's to the master, the directory's to the helper).
 #pragma once
 
 #include "graph/Region.hpp"

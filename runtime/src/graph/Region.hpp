@@ -4,6 +4,8 @@
 // bytes apart. Dependency tracking compares regions byte-exactly (never by
 // base address alone), and copies between memory spaces keep the strided
 // layout so a task body can index its data as it would in user memory.
+//
+// A value type: immutable once made, read by any thread.
 #pragma once
 
 #include "gpuss.h"

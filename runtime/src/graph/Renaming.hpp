@@ -6,6 +6,11 @@
 // ObjectStore creates DataObjects: the original (user memory) storage of a
 // region, or a renamed buffer charged to the budget. Objects are handed to
 // the retire queue when their last reference goes.
+//
+// The master creates objects (and child domains, on the workers that run
+// their parents); the budget is charged there and credited by whichever
+// thread drops an object's last reference; the helper destroys retired
+// objects.
 #pragma once
 
 #include "memory/DataObject.hpp"

@@ -19,6 +19,10 @@
 // The state behind these functions is process-wide because free() has no
 // other way to find it; it is no more than which Listener is attached and
 // the address bounds of what tasks named.
+//
+// The hooks run on whichever thread releases memory; the Listener is the
+// master (Master::before_release), which settles tasks only when called on
+// its own thread.
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,9 @@
 // until that space has room, or until another space is about to run dry and
 // takes it (the helper's stealing). Other policies see only spaces with room.
 // CSS_SCHEDULER selects the policy by name.
+//
+// Helper thread only: a policy is made at start-up and then called by the
+// helper alone.
 #pragma once
 
 #include "graph/Task.hpp"

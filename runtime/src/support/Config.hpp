@@ -2,6 +2,9 @@
 //
 // The runtime reads no environment variable anywhere else, so this file is
 // the list of knobs (docs/environment.md describes each).
+//
+// Read on the master when a Runtime starts (and once when libgpuss loads,
+// to report mistakes before main); immutable afterwards, read by any thread.
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,8 @@
 // Every message starts with "gpuss: error:" and, when a task is involved,
 // names its label and the file:line of the call that submitted it; the
 // process then ends with exit status 1 (exit handlers do not run).
+//
+// Any thread (never from a signal handler: FaultReports writes its own).
 #pragma once
 
 #include "gpuss.h"

@@ -1,4 +1,7 @@
 // Stats: counters the runtime keeps for CSS_STATS and for tests.
+//
+// StatsSnapshot is a copy taken by the master (Runtime::stats, finish);
+// the live counters are StatsCounters.hpp's.
 #pragma once
 
 #include <cstdint>

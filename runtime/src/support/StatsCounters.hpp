@@ -1,5 +1,6 @@
 // Stats: the live counters behind StatsSnapshot. Relaxed atomics: each
-// counter is independent and only read for reporting.
+// counter is independent and only read for reporting. Any thread adds;
+// the master takes snapshots.
 #pragma once
 
 #include "support/Queues.hpp"

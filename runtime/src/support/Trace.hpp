@@ -4,6 +4,9 @@
 // of a copy made for one, carries the task's id and the file:line of its
 // call in its args, so that a trace joins the task graph (CSS_DAG names
 // its nodes t<id>) and the source.
+//
+// Any thread records; the composition root writes the file at finish,
+// after every other thread is gone.
 #pragma once
 
 #include <cstdint>
