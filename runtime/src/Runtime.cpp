@@ -6,10 +6,11 @@
 #include "DependencyTracker.hpp"
 #include "DeviceModel.hpp"
 #include "Directory.hpp"
+#include "ExternalTasks.hpp"
 #include "Fatal.hpp"
 #include "Helper.hpp"
-#include "NestedTasks.hpp"
 #include "HostReleaseHooks.hpp"
+#include "NestedTasks.hpp"
 #include "PageLocks.hpp"
 #include "StatsCounters.hpp"
 #include "Trace.hpp"
@@ -28,6 +29,10 @@ public:
   ~RuntimeImpl();
 
   void submit(const css_task_desc &desc);
+  void submit_external(const css_task_desc &desc, ExternalExecutor &executor);
+  void trace_event(const std::string &track, const std::string &name, double start, double end) {
+    trace_.record(track, name, start, end);
+  }
   void barrier();
   void wait_on(std::span<const css_region> regions);
   void release(std::span<const css_region> regions);
@@ -48,6 +53,7 @@ private:
   static double clock_of(const void *self) { return static_cast<const RuntimeImpl *>(self)->now(); }
   void enqueue(const TaskRef &task);
   void submit_internal(std::vector<TaskRef> &tasks);
+  void submit_task(const TaskRef &task);
   void page_lock_user_memory(const Task &task);
   std::shared_ptr<FlushRequest> request_flush(std::vector<DataObjectRef> objects, bool while_tasks_run);
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
@@ -180,7 +186,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
   nested_->attach(cpus_.get());
   helper_ = std::make_unique<Helper>(config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
-                                     *policy_, *stats_, live_tasks_, stop_, urgent_waiting_);
+                                     *policy_, *stats_, live_tasks_, stop_, urgent_waiting_, context);
   helper_->start();
 }
 
@@ -228,7 +234,21 @@ void RuntimeImpl::submit(const css_task_desc &desc) {
   if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
   validate(desc);
   throttle_submission();
+  submit_task(make_user_task(desc, tracker_.next_task_id()));
+}
+
+void RuntimeImpl::submit_external(const css_task_desc &desc, ExternalExecutor &executor) {
+  if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
+  // Not validate(): no worker runs it, so it needs none.
+  check_task_desc(desc);
+  throttle_submission();
   TaskRef task = make_user_task(desc, tracker_.next_task_id());
+  task->kind = TaskKind::External;
+  task->executor = &executor;
+  submit_task(task);
+}
+
+void RuntimeImpl::submit_task(const TaskRef &task) {
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());
   std::vector<TaskRef> created;
@@ -254,7 +274,10 @@ void RuntimeImpl::page_lock_user_memory(const Task &task) {
   // GPUs at once (performance.md). Host tasks lock nothing: only copies to
   // and from GPUs are faster from locked pages, and a GPU task that uses the
   // same memory later locks it at its own submit.
-  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack;
+  // An external task's data (an MPI transfer's) comes home from a GPU, or
+  // goes to one next: locked, those copies and the network's run at pinned speed.
+  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack ||
+                          task.kind == TaskKind::External;
   if (!page_locks_ || !may_run_on_a_gpu) return;
   for (const BoundAccess &access : task.accesses)
     if (access.object && !access.object->renamed)
@@ -369,7 +392,7 @@ std::vector<LoadAhead> RuntimeImpl::load_order() {
       accesses = task->accesses;
     }
     bool on_accelerators =
-        task->device_kind == CSS_DEVICE_CUDA ? cuda : simulated && task->kind != TaskKind::CopyBack;
+        task->device_kind == CSS_DEVICE_CUDA ? cuda : simulated && task->kind == TaskKind::User;
     for (const BoundAccess &access : accesses) {
       const DataObjectRef &object = access.object;
       if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&
@@ -525,6 +548,17 @@ void Runtime::release(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
   impl_->release(regions);
+}
+void Runtime::submit_external(const css_task_desc &desc, ExternalExecutor &executor) {
+  if (running_task()) fatal_for_task(&desc, "an external task submitted inside a task body");
+  ApiCall call;
+  impl_->submit_external(desc, executor);
+}
+double Runtime::now() const {
+  return impl_->now();
+}
+void Runtime::trace_event(const std::string &track, const std::string &name, double start, double end) {
+  impl_->trace_event(track, name, start, end);
 }
 void Runtime::unpin(const void *address, std::size_t bytes) {
   ApiCall call;
