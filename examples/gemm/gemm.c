@@ -197,13 +197,28 @@ static void distribute(size_t tile_bytes) {
         css_mpi_owner(PREC == 'd' ? (void *)Md[m][(size_t)i * NT + j] : (void *)Ms[m][(size_t)i * NT + j],
                       tile_bytes, css_mpi_block_cyclic_owner(i, j, 0, 0));
 }
+
+/* Every rank filled every tile, but only the owner's copy is the value: the
+ * others are made NaN, so that a task that read a tile its rank did not
+ * receive (or received late) spoils C and the check. */
+static void poison_unowned(size_t tile_bytes, int matrices) {
+  const int rank = css_mpi_rank();
+  for (int m = 0; m < 3; m++)
+    if (matrices & (1 << m))
+      for (int i = 0; i < NT; i++)
+        for (int j = 0; j < NT; j++)
+          if (css_mpi_block_cyclic_owner(i, j, 0, 0) != rank)
+            memset(PREC == 'd' ? (void *)Md[m][(size_t)i * NT + j] : (void *)Ms[m][(size_t)i * NT + j], 0xff,
+                   tile_bytes);
+}
 #endif
 
-/* Rank 0's memory gets the current value of C. */
-static void gather_c(size_t tile_bytes) {
+/* Rank 0's memory gets the current value of A, B and C. */
+static void gather_matrices(size_t tile_bytes) {
 #ifdef GPUSS_GEMM_RUNTIME
-  for (size_t t = 0; t < (size_t)NT * NT; t++)
-    css_mpi_gather(PREC == 'd' ? (void *)Md[2][t] : (void *)Ms[2][t], tile_bytes, 0);
+  for (int m = 0; m < 3; m++)
+    for (size_t t = 0; t < (size_t)NT * NT; t++)
+      css_mpi_gather(PREC == 'd' ? (void *)Md[m][t] : (void *)Ms[m][t], tile_bytes, 0);
 #else
   (void)tile_bytes;
 #endif
@@ -362,6 +377,7 @@ int main(int argc, char **argv) {
   if (mpi) {
     /* Every rank filled every tile alike: each owner's is the value. */
     distribute(tile_bytes);
+    poison_unowned(tile_bytes, 7);
     rank = css_mpi_rank();
     ranks = css_mpi_size();
   }
@@ -376,6 +392,9 @@ int main(int argc, char **argv) {
     run();
 #pragma css barrier
     fill_matrices(4); /* C again; A and B were only read */
+#ifdef GPUSS_GEMM_RUNTIME
+    if (mpi) poison_unowned(tile_bytes, 4);
+#endif
   }
 
   /* The timed part: from the first submit until C is back in host memory. */
@@ -385,7 +404,7 @@ int main(int argc, char **argv) {
   double seconds = now_seconds() - start;
 
   const char *verdict = "skipped";
-  if (check && ranks > 1) gather_c(tile_bytes);
+  if (check && ranks > 1) gather_matrices(tile_bytes);
   if (check && rank == 0) {
     double *w = malloc(sizeof(double) * n);
     if (w == NULL) {

@@ -422,6 +422,16 @@ static void distribute(size_t tile_bytes) {
     for (int j = 0; j <= i; j++)
       css_mpi_owner(tile_at(i, j), tile_bytes, css_mpi_block_cyclic_owner(i, j, 0, 0));
 }
+
+/* Every rank filled every tile, but only the owner's copy is the value: the
+ * others are made NaN, so that a task that read a tile its rank did not
+ * receive (or received late) spoils the result and the check. */
+static void poison_unowned(size_t tile_bytes) {
+  const int rank = css_mpi_rank();
+  for (int i = 0; i < NT; i++)
+    for (int j = 0; j <= i; j++)
+      if (css_mpi_block_cyclic_owner(i, j, 0, 0) != rank) memset(tile_at(i, j), 0xff, tile_bytes);
+}
 #endif
 
 /* Rank 0's memory gets the current value of every tile. */
@@ -536,6 +546,7 @@ int main(int argc, char **argv) {
   if (mpi) {
     /* Every rank filled every tile alike: each owner's is the value. */
     distribute(tile_bytes);
+    poison_unowned(tile_bytes);
     rank = css_mpi_rank();
     ranks = css_mpi_size();
   }
@@ -550,6 +561,9 @@ int main(int argc, char **argv) {
     run(gpu_diag, barriers);
 #pragma css barrier
     fill_matrix();
+#ifdef GPUSS_POTRI_RUNTIME
+    if (mpi) poison_unowned(tile_bytes);
+#endif
   }
 
   /* The timed part: from the first submit until the inverse is back in host memory. */
