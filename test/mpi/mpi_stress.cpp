@@ -165,6 +165,17 @@ int main(int argc, char **argv) {
     css_mpi_owner_region(&region, column_owner[j]);
   }
 
+  // Only the owner's copy is the value: the others are garbage, so that a
+  // task that reads a datum its rank did not receive computes garbage.
+  for (std::size_t b = 0; b < kBlocks; ++b)
+    if (block_owner[b] != rank)
+      std::memset(data.array.data() + b * kBlock, 0xab, kBlock * sizeof(std::uint32_t));
+  for (std::size_t j = 0; j < kColumnBlocks; ++j)
+    if (column_owner[j] != rank)
+      for (std::size_t r = 0; r < kRows; ++r)
+        std::memset(data.matrix.data() + r * kColumns + j * kColumnBlock, 0xab,
+                    kColumnBlock * sizeof(std::uint32_t));
+
   int checks = 0;
   std::string failure;
   auto check_owned = [&](const char *when, int step) {
