@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|all] [bench options | ab variants...]: build
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|mpi|all] [bench options | ab variants...]: build
 # and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm and potri run the
 # checks of examples/gemm or examples/potri on the GPUs, then bench/gemm/run.sh or bench/potri/run.sh with
 # the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the benchmark alone.
@@ -209,6 +209,29 @@ if [[ $what == potri ]]; then
   echo "== SPD inverse: benchmark"
   "$root/bench/potri/run.sh" "$build" "$out/bench-potri" "$@" 2>&1 | tail -40
   python3 "$root/bench/potri/plot.py" "$out/bench-potri/results.csv" 2>&1 | tail -30 || true
+fi
+if [[ $what == mpi ]]; then
+  # GPUSs over MPI (docs/mpi.md) on this node: two ranks share GPU 0, each seeing it as two partitions
+  # (CSS_GPU_PARTITIONS=2) with 16 GiB each; the Cholesky example with its check on rank 0, every policy,
+  # the panel by inverse, single precision. Correctness only: the ranks share one GPU. Then the host-side
+  # MPI tests (ctest -L mpi).
+  echo "== MPI: two ranks on GPU 0"
+  grep -q "MPI support ON" "$out/cmake.log" || { echo "libgpuss was built without MPI (install Open MPI's development files)"; exit 1; }
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  mpi_check() { # environment... -- options...
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    mpiexec -n 2 env CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=2 CSS_GPU_MEMORY=16G CSS_STATS=1 "${envs[@]}" \
+      "$build/bin/cholesky" --mpi --check "$@" 2>&1 | tee -a "$out/mpi-checks.log" |
+      grep -E "^cholesky|css-mpi" | cut -c1-250 || echo "  FAILED: cholesky --mpi --check $* (see mpi-checks.log)"
+  }
+  for policy in nocache wt wb; do mpi_check CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-potrf; done
+  mpi_check CSS_GPU_MEMORY=256M -- -n 16384 -t 1024 -p d
+  mpi_check -- -n 16384 -t 1024 -p d --inverse-trsm
+  mpi_check -- -n 8192 -t 1024 -p s --gpu-potrf
+  mpiexec -n 2 env CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=2 CSS_GPU_MEMORY=16G CSS_TRACE="$out/mpi-trace.json" \
+    "$build/bin/cholesky" --mpi -n 16384 -t 1024 -p d | grep -E "^cholesky"
+  python3 "$root/scripts/mpi-trace-merge.py" "$out/mpi-trace.json" | tail -3
+  (cd "$build" && ctest -L mpi --output-on-failure 2>&1 | tee "$out/ctest-mpi.log" | tail -8)
 fi
 if [[ $what == bench || $what == all ]]; then
   echo "== benchmark"

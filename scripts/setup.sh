@@ -4,6 +4,8 @@
 #
 # The CUDA Toolkit is not a Debian package: it is used when it is found at
 # /usr/local/cuda (or CUDAToolkit_ROOT), and everything else builds without it.
+# Open MPI (libopenmpi-dev, openmpi-bin) gives libgpuss its MPI layer and the
+# tests under mpiexec (docs/mpi.md); without it they are left out.
 set -euo pipefail
 
 GPUSS_PACKAGES=(
@@ -11,6 +13,7 @@ GPUSS_PACKAGES=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev
   libopenblas-dev liblapacke-dev
   googletest libgtest-dev
+  libopenmpi-dev openmpi-bin
 )
 
 gpuss_install_missing() {

@@ -2,7 +2,7 @@
  * cholesky.c: the blocked Cholesky factorisation of the GPUSs paper
  * (Figure 1), the driver that times it and a check of the result.
  *
- *   cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf] [--trsm-leaf W] [--inverse-trsm]
+ *   cholesky [-n N] [-t TS] [-p s|d] [--check] [--gpu-potrf] [--trsm-leaf W] [--inverse-trsm] [--mpi]
  *
  * The matrix is NT x NT blocks of TS x TS elements, stored by blocks: each
  * block is one malloc'd column-major array, and only the lower triangle of
@@ -13,6 +13,12 @@
  * wrapper of cholesky_tasks.h becomes a task. The last line of output is
  *
  *   cholesky n=.. ts=.. prec=.. gpus=.. policy=.. seconds=.. gflops=.. check=PASS|FAIL|skipped
+ *
+ * With --mpi (the GPUSs build, under mpirun; docs/mpi.md) every rank runs
+ * this same program: the one distribution call below gives each block an
+ * owner rank, 2-D block-cyclic, and the runtime runs each task where the
+ * block it writes lives and moves blocks between ranks by itself. Rank 0
+ * gathers the matrix for the check and prints the summary, with ranks=P.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cholesky_tasks.h"
@@ -28,7 +34,8 @@
 #include <time.h>
 
 #ifdef GPUSS_CHOLESKY_RUNTIME
-#include <gpuss.h> /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss.h>     /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss_mpi.h> /* --mpi: the distribution call */
 #endif
 
 int TS = 512;      /* block size; the task items A[TS][TS] read it at each submit */
@@ -207,6 +214,18 @@ static double compare_with_lapack(char prec, long n, double *tmp) {
   return diff / largest;
 }
 
+/* Under MPI (--mpi): rank 0's memory gets the current value of every block. */
+static void gather_matrix(char prec) {
+#ifdef GPUSS_CHOLESKY_RUNTIME
+  const size_t bytes = (prec == 'd' ? sizeof(double) : sizeof(float)) * (size_t)TS * TS;
+  for (int j = 0; j < NT; j++)
+    for (int i = j; i < NT; i++)
+      css_mpi_gather(prec == 'd' ? (void *)Ad[j * NT + i] : (void *)As[j * NT + i], bytes, 0);
+#else
+  (void)prec;
+#endif
+}
+
 /* ---------------------------------------------------------------- the driver */
 
 static void usage(const char *message) {
@@ -222,7 +241,8 @@ static void usage(const char *message) {
           "  --trsm-leaf W GPU trsm: solve W columns at a time, the rest as gemm (default 0:\n"
           "                one cuBLAS trsm per block)\n"
           "  --inverse-trsm invert each diagonal factor once; the panel's solves become\n"
-          "                triangular multiplies (faster on GPUs; not in the paper)\n",
+          "                triangular multiplies (faster on GPUs; not in the paper)\n"
+          "  --mpi         distribute the blocks over the MPI ranks (under mpirun; GPUSs build)\n",
           message);
   exit(2);
 }
@@ -266,7 +286,7 @@ int main(int argc, char **argv) {
   long n = 4096;
   long ts = 512;
   char prec = 'd';
-  bool check = false, gpu_potrf = false, inverse_trsm = false;
+  bool check = false, gpu_potrf = false, inverse_trsm = false, mpi = false;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -282,6 +302,8 @@ int main(int argc, char **argv) {
       gpu_potrf = true;
     else if (strcmp(argv[a], "--inverse-trsm") == 0)
       inverse_trsm = true;
+    else if (strcmp(argv[a], "--mpi") == 0)
+      mpi = true;
     else if (strcmp(argv[a], "--trsm-leaf") == 0) {
       const char *w = a + 1 < argc ? argv[++a] : NULL;
       TRSM_LEAF = w != NULL && strcmp(w, "0") == 0 ? 0 : (int)parse_positive(w, "--trsm-leaf");
@@ -295,6 +317,12 @@ int main(int argc, char **argv) {
   }
   if (n % ts != 0) usage("n must be a multiple of the block size");
   if (n / ts > 46340 || ts > 46340) usage("too many blocks or too large a block"); /* int indices */
+#ifndef GPUSS_CHOLESKY_RUNTIME
+  if (mpi) {
+    fprintf(stderr, "cholesky: --mpi needs the GPUSs build (cholesky or cholesky_host)\n");
+    return 2;
+  }
+#endif
 #ifndef GPUSS_CHOLESKY_CUDA
   if (gpu_potrf) {
     fprintf(stderr, "cholesky: --gpu-potrf needs the CUDA build (configure with the CUDA toolkit)\n");
@@ -339,7 +367,16 @@ int main(int argc, char **argv) {
    * then (8 ms per 32 MB on the H200 node), inside the timed run. */
   if (inverse != NULL) memset(inverse, 0, block_bytes);
 
+  int rank = 0, ranks = 1;
 #ifdef GPUSS_CHOLESKY_RUNTIME
+  if (mpi) {
+    /* The distribution call (docs/mpi.md): block (i, j) to rank (i % p) * q + j % q
+     * on a p x q grid of the ranks; the inverse block to rank 0. */
+    css_mpi_block_cyclic(prec == 'd' ? (void **)Ad : (void **)As, NT, NT, NT, block_bytes, 0, 0);
+    if (inverse != NULL) css_mpi_owner(inverse, block_bytes, 0);
+    rank = css_mpi_rank();
+    ranks = css_mpi_size();
+  }
   /* Bring the runtime (and the GPUs) up now, so their start-up is not timed. */
   css_start();
 #endif
@@ -360,7 +397,10 @@ int main(int argc, char **argv) {
   /* The check needs A x. Taking it now, from the blocks themselves, spares a
    * copy of A or a second pass of the generator. */
   double *x = NULL, *y = NULL, *tmp = NULL, anorm = 0;
-  if (check) {
+  /* Under MPI each rank's memory holds the blocks it owns: rank 0 gathers
+   * the matrix, and checks alone. */
+  if (check && ranks > 1) gather_matrix(prec);
+  if (check && rank == 0) {
     x = malloc(sizeof(double) * n);
     y = malloc(sizeof(double) * n);
     tmp = malloc(sizeof(double) * TS * TS);
@@ -383,7 +423,8 @@ int main(int argc, char **argv) {
   double seconds = now_seconds() - start;
 
   const char *verdict = "skipped";
-  if (check) {
+  if (check && ranks > 1) gather_matrix(prec);
+  if (check && rank == 0) {
     double *w = malloc(sizeof(double) * n);
     if (w == NULL) {
       fprintf(stderr, "cholesky: out of memory for the check\n");
@@ -420,8 +461,11 @@ int main(int argc, char **argv) {
   const char *policy = getenv("CSS_CACHE_POLICY");
   if (policy == NULL || *policy == '\0') policy = "wb";
   double gflops = (double)n * n * n / 3.0 / seconds / 1e9;
-  printf("cholesky n=%ld ts=%d prec=%c gpus=%d policy=%s seconds=%.6f gflops=%.2f check=%s\n", n, TS, prec,
-         accelerators_in_use(), policy, seconds, gflops, verdict);
+  char distribution[32] = "";
+  if (mpi) snprintf(distribution, sizeof distribution, " ranks=%d", ranks);
+  if (rank == 0)
+    printf("cholesky n=%ld ts=%d prec=%c gpus=%d policy=%s%s seconds=%.6f gflops=%.2f check=%s\n", n, TS,
+           prec, accelerators_in_use(), policy, distribution, seconds, gflops, verdict);
 
   for (int j = 0; j < NT; j++)
     for (int i = j; i < NT; i++)

@@ -2,7 +2,7 @@
  * gemm.c: C += A B on tiles in host memory, the driver that times it and a
  * check of the result.
  *
- *   gemm [-n N] [-t TS] [-p s|d] [--check] [--prelocked]
+ *   gemm [-n N] [-t TS] [-p s|d] [--check] [--prelocked] [--mpi]
  *
  * Each matrix is NT x NT tiles of TS x TS elements; every tile is its own
  * malloc'd column-major array, and M[i][j] points to tile (i, j). The
@@ -23,6 +23,11 @@
  * first, C is written again, and the second run is timed; the tiles are
  * then page-locked already, but no copy of them is left on a device (a
  * barrier drops device copies), so every transfer is still timed.
+ *
+ * --mpi (the GPUSs build, under mpirun; docs/mpi.md): every rank runs this
+ * program and fills the matrices alike; each tile of A, B and C gets an owner
+ * rank, 2-D block-cyclic, and each tile product runs where its tile of C
+ * lives. Rank 0 gathers C for the check and prints the summary, with ranks=P.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gemm_matrix.h"
@@ -40,7 +45,8 @@
 #include <unistd.h>
 
 #ifdef GPUSS_GEMM_RUNTIME
-#include <gpuss.h> /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss.h>     /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss_mpi.h> /* --mpi: the distribution */
 #endif
 
 int TS = 512;  /* tile size; the task items A[TS][TS] read it at each submit */
@@ -179,6 +185,45 @@ static double compare_with_cblas(long n, double *tmp) {
   return diff / largest;
 }
 
+/* ---------------------------------------------------------------- under MPI (--mpi) */
+
+#ifdef GPUSS_GEMM_RUNTIME
+/* The distribution call: tile (i, j) of every matrix to rank
+ * css_mpi_block_cyclic_owner(i, j), 2-D block-cyclic over the ranks. */
+static void distribute(size_t tile_bytes) {
+  for (int m = 0; m < 3; m++)
+    for (int i = 0; i < NT; i++)
+      for (int j = 0; j < NT; j++)
+        css_mpi_owner(PREC == 'd' ? (void *)Md[m][(size_t)i * NT + j] : (void *)Ms[m][(size_t)i * NT + j],
+                      tile_bytes, css_mpi_block_cyclic_owner(i, j, 0, 0));
+}
+
+/* Every rank filled every tile, but only the owner's copy is the value: the
+ * others are made NaN, so that a task that read a tile its rank did not
+ * receive (or received late) spoils C and the check. */
+static void poison_unowned(size_t tile_bytes, int matrices) {
+  const int rank = css_mpi_rank();
+  for (int m = 0; m < 3; m++)
+    if (matrices & (1 << m))
+      for (int i = 0; i < NT; i++)
+        for (int j = 0; j < NT; j++)
+          if (css_mpi_block_cyclic_owner(i, j, 0, 0) != rank)
+            memset(PREC == 'd' ? (void *)Md[m][(size_t)i * NT + j] : (void *)Ms[m][(size_t)i * NT + j], 0xff,
+                   tile_bytes);
+}
+#endif
+
+/* Rank 0's memory gets the current value of A, B and C. */
+static void gather_matrices(size_t tile_bytes) {
+#ifdef GPUSS_GEMM_RUNTIME
+  for (int m = 0; m < 3; m++)
+    for (size_t t = 0; t < (size_t)NT * NT; t++)
+      css_mpi_gather(PREC == 'd' ? (void *)Md[m][t] : (void *)Ms[m][t], tile_bytes, 0);
+#else
+  (void)tile_bytes;
+#endif
+}
+
 /* ---------------------------------------------------------------- the driver */
 
 static void usage(const char *message) {
@@ -190,7 +235,8 @@ static void usage(const char *message) {
           "  -p s|d       precision (default d)\n"
           "  --check      verify C (C x against C0 x + A (B x); all of C against CBLAS for n <= 2048)\n"
           "  --prelocked  compute once untimed first, write C again and time the second run\n"
-          "               (memory=prelocked); default: the first run (memory=first-run)\n",
+          "               (memory=prelocked); default: the first run (memory=first-run)\n"
+          "  --mpi        distribute the tiles over the MPI ranks (under mpirun; GPUSs build)\n",
           message);
   exit(2);
 }
@@ -240,7 +286,7 @@ static void run(void) {
 int main(int argc, char **argv) {
   long n = 4096;
   long ts = 512;
-  bool check = false, prelocked = false;
+  bool check = false, prelocked = false, mpi = false;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -254,6 +300,8 @@ int main(int argc, char **argv) {
       check = true;
     else if (strcmp(argv[a], "--prelocked") == 0)
       prelocked = true;
+    else if (strcmp(argv[a], "--mpi") == 0)
+      mpi = true;
     else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)
       usage("help");
     else {
@@ -264,6 +312,12 @@ int main(int argc, char **argv) {
   }
   if (n % ts != 0) usage("n must be a multiple of the tile size");
   if (n / ts > 46340 || ts > 46340) usage("too many tiles or too large a tile"); /* int indices */
+#ifndef GPUSS_GEMM_RUNTIME
+  if (mpi) {
+    fprintf(stderr, "gemm: --mpi needs the GPUSs build (gemm or gemm_host)\n");
+    return 2;
+  }
+#endif
   TS = (int)ts;
   NT = (int)(n / ts);
   const size_t elem = PREC == 'd' ? sizeof(double) : sizeof(float);
@@ -318,7 +372,15 @@ int main(int argc, char **argv) {
     free(v);
   }
 
+  int rank = 0, ranks = 1;
 #ifdef GPUSS_GEMM_RUNTIME
+  if (mpi) {
+    /* Every rank filled every tile alike: each owner's is the value. */
+    distribute(tile_bytes);
+    poison_unowned(tile_bytes, 7);
+    rank = css_mpi_rank();
+    ranks = css_mpi_size();
+  }
   /* Bring the runtime (and the GPUs) up now, so their start-up is not timed. */
   css_start();
 #endif
@@ -330,6 +392,9 @@ int main(int argc, char **argv) {
     run();
 #pragma css barrier
     fill_matrices(4); /* C again; A and B were only read */
+#ifdef GPUSS_GEMM_RUNTIME
+    if (mpi) poison_unowned(tile_bytes, 4);
+#endif
   }
 
   /* The timed part: from the first submit until C is back in host memory. */
@@ -339,7 +404,8 @@ int main(int argc, char **argv) {
   double seconds = now_seconds() - start;
 
   const char *verdict = "skipped";
-  if (check) {
+  if (check && ranks > 1) gather_matrices(tile_bytes);
+  if (check && rank == 0) {
     double *w = malloc(sizeof(double) * n);
     if (w == NULL) {
       fprintf(stderr, "gemm: out of memory for the check\n");
@@ -378,9 +444,12 @@ int main(int argc, char **argv) {
   const char *policy = getenv("CSS_CACHE_POLICY");
   if (policy == NULL || *policy == '\0') policy = "wb";
   double gflops = 2.0 * (double)n * n * n / seconds / 1e9;
-  printf("gemm n=%ld ts=%d prec=%c gpus=%d policy=%s memory=%s seconds=%.6f gflops=%.2f check=%s\n", n, TS,
-         PREC, accelerators_in_use(), policy, prelocked ? "prelocked" : "first-run", seconds, gflops,
-         verdict);
+  char distribution[32] = "";
+  if (mpi) snprintf(distribution, sizeof distribution, " ranks=%d", ranks);
+  if (rank == 0)
+    printf("gemm n=%ld ts=%d prec=%c gpus=%d policy=%s memory=%s%s seconds=%.6f gflops=%.2f check=%s\n", n,
+           TS, PREC, accelerators_in_use(), policy, prelocked ? "prelocked" : "first-run", distribution,
+           seconds, gflops, verdict);
 
   for (int m = 0; m < 3; m++) {
     for (size_t t = 0; t < tiles; t++)

@@ -2,7 +2,7 @@
  * potri.c: the inverse of a symmetric positive definite matrix on tiles
  * (LAPACK's potrf followed by potri), the driver that times it and a check.
  *
- *   potri [-n N] [-t TS] [-p s|d] [--check] [--barriers] [--gpu-diag] [--prelocked]
+ *   potri [-n N] [-t TS] [-p s|d] [--check] [--barriers] [--gpu-diag] [--prelocked] [--mpi]
  *
  * The matrix is NT x NT tiles of TS x TS elements; each tile of the lower
  * triangle is its own malloc'd column-major array and A[i][j], i >= j, points
@@ -31,6 +31,11 @@
  * run pays for page-locking it, copying it in and the inverse out.
  * --prelocked: the inverse is computed once untimed first, A written again,
  * and the second run is timed (the tiles locked, no copy of them on a device).
+ *
+ * --mpi (the GPUSs build, under mpirun; docs/mpi.md): every rank runs this
+ * program and fills the matrix alike; each tile gets an owner rank, 2-D
+ * block-cyclic, and each task runs where the tile it writes lives. Rank 0
+ * gathers the inverse for the check and prints the summary, with ranks=P.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "potri_tasks.h"
@@ -48,7 +53,8 @@
 #include <unistd.h>
 
 #ifdef GPUSS_POTRI_RUNTIME
-#include <gpuss.h> /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss.h>     /* css_start, css_finish: not spelled as pragmas */
+#include <gpuss_mpi.h> /* --mpi: the distribution */
 #endif
 
 int TS = 512;  /* tile size; the task items A[TS][TS] read it at each submit */
@@ -353,7 +359,7 @@ static double compare_with_lapack(long n, double *tmp) {
 static void usage(const char *message) {
   fprintf(stderr,
           "potri: %s\n"
-          "usage: potri [-n N] [-t TS] [-p s|d] [--check] [--barriers] [--gpu-diag] [--prelocked]\n"
+          "usage: potri [-n N] [-t TS] [-p s|d] [--check] [--barriers] [--gpu-diag] [--prelocked] [--mpi]\n"
           "  -n N         matrix order (default 4096); a multiple of TS\n"
           "  -t TS        tile size (default 512)\n"
           "  -p s|d       precision (default d)\n"
@@ -361,7 +367,8 @@ static void usage(const char *message) {
           "  --barriers   a barrier between potrf, trtri and lauum (phases=barriers)\n"
           "  --gpu-diag   diagonal tiles (potrf, trtri, lauum) on the GPUs, CUDA build only\n"
           "  --prelocked  compute once untimed first, write A again and time the second run\n"
-          "               (memory=prelocked); default: the first run (memory=first-run)\n",
+          "               (memory=prelocked); default: the first run (memory=first-run)\n"
+          "  --mpi        distribute the tiles over the MPI ranks (under mpirun; GPUSs build)\n",
           message);
   exit(2);
 }
@@ -401,6 +408,43 @@ static int accelerators_in_use(void) {
 #endif
 }
 
+/* ---------------------------------------------------------------- under MPI (--mpi) */
+
+#ifdef GPUSS_POTRI_RUNTIME
+static void *tile_at(int i, int j) {
+  return PREC == 'd' ? (void *)Ad[(size_t)i * NT + j] : (void *)As[(size_t)i * NT + j];
+}
+
+/* The distribution call: tile (i, j) to rank css_mpi_block_cyclic_owner(i, j),
+ * 2-D block-cyclic over the ranks. */
+static void distribute(size_t tile_bytes) {
+  for (int i = 0; i < NT; i++)
+    for (int j = 0; j <= i; j++)
+      css_mpi_owner(tile_at(i, j), tile_bytes, css_mpi_block_cyclic_owner(i, j, 0, 0));
+}
+
+/* Every rank filled every tile, but only the owner's copy is the value: the
+ * others are made NaN, so that a task that read a tile its rank did not
+ * receive (or received late) spoils the result and the check. */
+static void poison_unowned(size_t tile_bytes) {
+  const int rank = css_mpi_rank();
+  for (int i = 0; i < NT; i++)
+    for (int j = 0; j <= i; j++)
+      if (css_mpi_block_cyclic_owner(i, j, 0, 0) != rank) memset(tile_at(i, j), 0xff, tile_bytes);
+}
+#endif
+
+/* Rank 0's memory gets the current value of every tile. */
+static void gather_matrix(size_t tile_bytes) {
+#ifdef GPUSS_POTRI_RUNTIME
+  for (int i = 0; i < NT; i++)
+    for (int j = 0; j <= i; j++)
+      css_mpi_gather(tile_at(i, j), tile_bytes, 0);
+#else
+  (void)tile_bytes;
+#endif
+}
+
 static void run(bool gpu_diag, bool barriers) {
   if (PREC == 'd')
     potri_d((double *(*)[NT])Ad, gpu_diag, barriers);
@@ -411,7 +455,7 @@ static void run(bool gpu_diag, bool barriers) {
 int main(int argc, char **argv) {
   long n = 4096;
   long ts = 512;
-  bool check = false, barriers = false, gpu_diag = false, prelocked = false;
+  bool check = false, barriers = false, gpu_diag = false, prelocked = false, mpi = false;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -429,6 +473,8 @@ int main(int argc, char **argv) {
       gpu_diag = true;
     else if (strcmp(argv[a], "--prelocked") == 0)
       prelocked = true;
+    else if (strcmp(argv[a], "--mpi") == 0)
+      mpi = true;
     else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)
       usage("help");
     else {
@@ -439,6 +485,12 @@ int main(int argc, char **argv) {
   }
   if (n % ts != 0) usage("n must be a multiple of the tile size");
   if (n / ts > 46340 || ts > 46340) usage("too many tiles or too large a tile"); /* int indices */
+#ifndef GPUSS_POTRI_RUNTIME
+  if (mpi) {
+    fprintf(stderr, "potri: --mpi needs the GPUSs build (potri or potri_host)\n");
+    return 2;
+  }
+#endif
 #ifndef GPUSS_POTRI_CUDA
   if (gpu_diag) {
     fprintf(stderr, "potri: --gpu-diag needs the CUDA build (configure with the CUDA toolkit)\n");
@@ -489,7 +541,15 @@ int main(int argc, char **argv) {
     multiply_symmetric(x, y, tmp);
   }
 
+  int rank = 0, ranks = 1;
 #ifdef GPUSS_POTRI_RUNTIME
+  if (mpi) {
+    /* Every rank filled every tile alike: each owner's is the value. */
+    distribute(tile_bytes);
+    poison_unowned(tile_bytes);
+    rank = css_mpi_rank();
+    ranks = css_mpi_size();
+  }
   /* Bring the runtime (and the GPUs) up now, so their start-up is not timed. */
   css_start();
 #endif
@@ -501,6 +561,9 @@ int main(int argc, char **argv) {
     run(gpu_diag, barriers);
 #pragma css barrier
     fill_matrix();
+#ifdef GPUSS_POTRI_RUNTIME
+    if (mpi) poison_unowned(tile_bytes);
+#endif
   }
 
   /* The timed part: from the first submit until the inverse is back in host memory. */
@@ -510,7 +573,8 @@ int main(int argc, char **argv) {
   double seconds = now_seconds() - start;
 
   const char *verdict = "skipped";
-  if (check) {
+  if (check && ranks > 1) gather_matrix(tile_bytes);
+  if (check && rank == 0) {
     double *w = malloc(sizeof(double) * n);
     if (w == NULL) {
       fprintf(stderr, "potri: out of memory for the check\n");
@@ -550,10 +614,14 @@ int main(int argc, char **argv) {
   if (policy == NULL || *policy == '\0') policy = "wb";
   /* potrf n^3/3, trtri n^3/3, lauum n^3/3 (LAPACK's counts, leading terms). */
   double gflops = (double)n * n * n / seconds / 1e9;
-  printf("potri n=%ld ts=%d prec=%c gpus=%d policy=%s diag=%s phases=%s memory=%s seconds=%.6f gflops=%.2f "
-         "check=%s\n",
-         n, TS, PREC, accelerators_in_use(), policy, gpu_diag ? "gpu" : "host",
-         barriers ? "barriers" : "dataflow", prelocked ? "prelocked" : "first-run", seconds, gflops, verdict);
+  char distribution[32] = "";
+  if (mpi) snprintf(distribution, sizeof distribution, " ranks=%d", ranks);
+  if (rank == 0)
+    printf("potri n=%ld ts=%d prec=%c gpus=%d policy=%s diag=%s phases=%s memory=%s%s seconds=%.6f "
+           "gflops=%.2f check=%s\n",
+           n, TS, PREC, accelerators_in_use(), policy, gpu_diag ? "gpu" : "host",
+           barriers ? "barriers" : "dataflow", prelocked ? "prelocked" : "first-run", distribution, seconds,
+           gflops, verdict);
 
   for (int i = 0; i < NT; i++)
     for (int j = 0; j <= i; j++)

@@ -178,8 +178,18 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
                       std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},
-                      std::pair{"CSS_TRACE", "/no-such-folder/trace.json"}),
+                      std::pair{"CSS_TRACE", "/no-such-folder/trace.json"},
+                      std::pair{"CSS_MPI_NET", "latency=fast"}, std::pair{"CSS_MPI_NET", "bandwidth=0"},
+                      std::pair{"CSS_MPI_NET", "hops=3"}),
     malformed_name);
+
+// CSS_MPI_NET (runtime/mpi/NetworkModel.hpp): read, and not called unknown.
+TEST(FromEnvironment, MpiNetworkModel) {
+  ScopedEnvironment env({{std::string("CSS_MPI_NET"), std::string("latency=3us,bandwidth=50G")}});
+  EXPECT_EQ(Config::from_environment().mpi_net, "latency=3us,bandwidth=50G");
+  for (const Config::UnknownVariable &unknown : Config::unknown_variables())
+    EXPECT_NE(unknown.name, "CSS_MPI_NET");
+}
 
 // A user error ends the process with status 1 (not abort()'s signal), as
 // a compiler's does.

@@ -6,6 +6,7 @@
 #include "memory/Directory.hpp"
 #include "support/Fatal.hpp"
 #include "devices/FaultReports.hpp"
+#include "devices/ExternalTasks.hpp"
 #include "scheduling/Helper.hpp"
 #include "master/Master.hpp"
 #include "memory/HostReleaseHooks.hpp"
@@ -33,6 +34,9 @@ public:
 
   Master &master() { return *master_; }
   void finish();
+  void trace_event(const std::string &track, const std::string &name, double start, double end) {
+    trace_.record(track, name, start, end);
+  }
 
   double now() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -167,7 +171,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
   nested_->attach(cpus_.get());
   helper_ = std::make_unique<Helper>(HelperParts{config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
-                                                 *policy_, *stats_, live_tasks_, stop_, urgent_waiting_});
+                                                 *policy_, *stats_, live_tasks_, stop_, urgent_waiting_, context});
   helper_->start();
 }
 
@@ -238,6 +242,17 @@ void Runtime::release(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
   impl_->master().release(regions);
+}
+void Runtime::submit_external(const css_task_desc &desc, ExternalExecutor &executor) {
+  if (running_task()) fatal_for_task(&desc, "an external task submitted inside a task body");
+  ApiCall call;
+  impl_->master().submit_external(desc, executor);
+}
+double Runtime::now() const {
+  return impl_->now();
+}
+void Runtime::trace_event(const std::string &track, const std::string &name, double start, double end) {
+  impl_->trace_event(track, name, start, end);
 }
 void Runtime::unpin(const void *address, std::size_t bytes) {
   ApiCall call;

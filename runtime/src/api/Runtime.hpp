@@ -15,10 +15,12 @@
 
 #include <memory>
 #include <span>
+#include <string>
 
 namespace gpuss {
 
 class RuntimeImpl;
+class ExternalExecutor;
 
 class Runtime {
 public:
@@ -36,6 +38,15 @@ public:
   // so that the program may free that memory (gpuss.h, css_unpin).
   void unpin(const void *address, std::size_t bytes);
   void finish(); // idempotent; submit after it is an error
+
+  // Hook for runtime/mpi (ExternalTasks.hpp). A task ordered by its regions
+  // like any other, whose work `executor` does once it is ready and its data
+  // is current in host memory; `desc.body` is never run. Master thread.
+  void submit_external(const css_task_desc &desc, ExternalExecutor &executor);
+  // Seconds since the runtime started: the clock of its trace.
+  double now() const;
+  // An event on `track` of the trace (CSS_TRACE), if one is recorded. Any thread.
+  void trace_event(const std::string &track, const std::string &name, double start, double end);
 
   // Counters so far (complete after barrier or finish).
   StatsSnapshot stats() const;

@@ -13,6 +13,10 @@
 #include "support/Fatal.hpp"
 #include "graph/NestedTasks.hpp"
 #include "api/Runtime.hpp"
+// MPI layer hook (runtime/mpi, docs/mpi.md): once a css_mpi_ call has
+// started it, task calls and waits go through the layer.
+#include "../mpi/Hooks.hpp"
+#include "../mpi/Layer.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,7 +44,9 @@ void finish_process_runtime() {
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
   if (process.runtime) {
+    if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) layer->finish(*process.runtime); // MPI hook
     process.runtime->finish();
+    gpuss::mpi::after_finish(*process.runtime); // MPI hook: stats with the rank
     process.runtime.reset();
   }
 }
@@ -62,7 +68,9 @@ void exit_handler() {
 
 gpuss::Runtime &started_runtime(ProcessRuntime &process) {
   if (!process.runtime) {
-    process.runtime = std::make_unique<gpuss::Runtime>(gpuss::Config::from_environment());
+    gpuss::Config config = gpuss::Config::from_environment();
+    gpuss::mpi::adjust_config(config); // MPI hook: per-rank files and stats
+    process.runtime = std::make_unique<gpuss::Runtime>(config);
     if (!process.exit_handler) std::atexit(exit_handler);
     process.exit_handler = true;
   }
@@ -92,6 +100,13 @@ __attribute__((constructor)) void check_environment_at_load() {
 
 } // namespace
 
+// MPI hook (runtime/mpi/Hooks.hpp): the layer's C API, under the process lock.
+void gpuss::with_process_runtime(bool start, const std::function<void(Runtime *)> &fn) {
+  ProcessRuntime &process = process_runtime();
+  std::lock_guard lock(process.mutex);
+  fn(start ? &started_runtime(process) : process.runtime.get());
+}
+
 extern "C" {
 
 const char *css_version(void) {
@@ -110,7 +125,9 @@ void css_submit(const css_task_desc *desc) {
   if (gpuss::RunningTask *running = gpuss::running_task()) return running->nested->submit(*running, *desc);
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
-  started_runtime(process).submit(*desc);
+  gpuss::Runtime &runtime = started_runtime(process);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) return layer->submit(runtime, *desc); // MPI hook
+  runtime.submit(*desc);
 }
 
 void css_barrier(void) {
@@ -118,6 +135,8 @@ void css_barrier(void) {
     return running->nested->wait_for_children(*running);
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook
+    return layer->barrier(started_runtime(process));
   if (process.runtime) process.runtime->barrier();
 }
 
@@ -127,6 +146,8 @@ void css_wait_on(const css_region *regions, size_t count) {
     return running->nested->wait_for_children(*running);
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook
+    return layer->wait_on(started_runtime(process), {regions, count});
   if (process.runtime) process.runtime->wait_on({regions, count});
 }
 
@@ -135,6 +156,8 @@ void css_release(const css_region *regions, size_t count) {
     return running->nested->wait_for_children(*running);
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook
+    return layer->release(started_runtime(process), {regions, count});
   if (process.runtime) process.runtime->release({regions, count});
 }
 
@@ -142,6 +165,7 @@ void css_unpin(const void *address, size_t bytes) {
   if (gpuss::RunningTask *running = gpuss::running_task()) refuse_in_task(*running, "css_unpin");
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) layer->barrier(started_runtime(process)); // MPI hook
   if (process.runtime) process.runtime->unpin(address, bytes);
 }
 

@@ -59,11 +59,15 @@ void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &
 TaskRef CpuWorkers::release_directly(Task &task) {
   std::vector<TaskRef> ready = direct_.graph->complete(task);
   TaskRef next;
-  auto high = std::find_if(ready.begin(), ready.end(), [](const TaskRef &t) { return t->high_priority; });
+  // An external task (an MPI transfer, ExternalTasks.hpp) is never run
+  // here: the helper hands it to its executor.
+  auto high = std::find_if(ready.begin(), ready.end(),
+                           [](const TaskRef &t) { return t->high_priority && !t->executor; });
+  auto first = std::find_if(ready.begin(), ready.end(), [](const TaskRef &t) { return !t->executor; });
   if (high != ready.end())
     next = std::move(*high);
-  else if (!ready.empty() && direct_.urgent_waiting->load(std::memory_order_relaxed) == 0)
-    next = std::move(ready.front());
+  else if (first != ready.end() && direct_.urgent_waiting->load(std::memory_order_relaxed) == 0)
+    next = std::move(*first);
   bool others = false;
   for (TaskRef &successor : ready)
     if (successor) {

@@ -43,9 +43,12 @@ struct BoundAccess {
 };
 
 enum class TaskKind : std::uint8_t {
-  User,    // submitted through css_submit
-  CopyBack // internal: moves a renamed version home into user memory
+  User,     // submitted through css_submit
+  CopyBack, // internal: moves a renamed version home into user memory
+  External  // ordered here, run by an executor (ExternalTasks.hpp: the MPI layer's transfers)
 };
+
+class ExternalExecutor;
 
 struct Task {
   std::uint64_t id = 0;
@@ -62,6 +65,7 @@ struct Task {
   std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
   bool high_priority = false;
+  ExternalExecutor *executor = nullptr; // TaskKind::External: who runs it (ExternalTasks.hpp)
   // Longest chain of tasks from this one to the end of the graph, counted
   // when a barrier makes the graph complete (0: not counted).
   std::atomic<std::uint32_t> rank{0};

@@ -30,7 +30,7 @@ std::vector<LoadAhead> plan_loads_ahead(const std::vector<TaskRef> &tasks, Depen
       accesses = task->accesses;
     }
     bool on_accelerators = task->device_kind == CSS_DEVICE_CUDA ? cuda_devices
-                                                                 : simulated_devices && task->kind != TaskKind::CopyBack;
+                                                                 : simulated_devices && task->kind == TaskKind::User;
     for (const BoundAccess &access : accesses) {
       const DataObjectRef &object = access.object;
       if (on_accelerators && object && access.reads && access.copy_in && !object->renamed &&

@@ -62,7 +62,21 @@ void Master::submit(const css_task_desc &desc) {
   validate(desc);
   if (config.check_regions) region_check::check_task(desc);
   throttle_submission();
+  submit_task(make_user_task(desc, tracker_.next_task_id()));
+}
+
+void Master::submit_external(const css_task_desc &desc, ExternalExecutor &executor) {
+  if (finished_) fatal_for_task(&desc, "submitted after the runtime finished (css_finish)");
+  // Not validate(): no worker runs it, so it needs none.
+  check_task_desc(desc);
+  throttle_submission();
   TaskRef task = make_user_task(desc, tracker_.next_task_id());
+  task->kind = TaskKind::External;
+  task->executor = &executor;
+  submit_task(task);
+}
+
+void Master::submit_task(const TaskRef &task) {
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());
   std::vector<TaskRef> created;
@@ -89,7 +103,10 @@ void Master::page_lock_user_memory(const Task &task) {
   // GPUs at once (performance.md). Host tasks lock nothing: only copies to
   // and from GPUs are faster from locked pages, and a GPU task that uses the
   // same memory later locks it at its own submit.
-  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack;
+  // An external task's data (an MPI transfer's) comes home from a GPU, or
+  // goes to one next: locked, those copies and the network's run at pinned speed.
+  bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack ||
+                          task.kind == TaskKind::External;
   if (!page_locks_ || !may_run_on_a_gpu) return;
   for (const BoundAccess &access : task.accesses)
     if (access.object && !access.object->renamed)

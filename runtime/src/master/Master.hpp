@@ -15,6 +15,7 @@
 #include "master/CriticalPath.hpp"
 #include "graph/DependencyTracker.hpp"
 #include "devices/Device.hpp"
+#include "devices/ExternalTasks.hpp"
 #include "scheduling/Helper.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "gpuss.h"
@@ -46,6 +47,9 @@ public:
   explicit Master(MasterParts parts);
 
   void submit(const css_task_desc &desc);
+  // A task whose work `executor` does instead of a worker (ExternalTasks.hpp:
+  // the MPI layer's transfers), ordered by its regions like any other.
+  void submit_external(const css_task_desc &desc, ExternalExecutor &executor);
   void barrier();
   void wait_on(std::span<const css_region> regions);
   void release(std::span<const css_region> regions);
@@ -62,6 +66,7 @@ public:
   void set_finished() { finished_ = true; }
 
 private:
+  void submit_task(const TaskRef &task);
   void enqueue(const TaskRef &task);
   void submit_internal(std::vector<TaskRef> &tasks);
   void validate(const css_task_desc &desc) const;

@@ -1,4 +1,5 @@
 #include "scheduling/Helper.hpp"
+#include "devices/ExternalTasks.hpp"
 #include "support/Fatal.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "support/StatsCounters.hpp"
@@ -10,7 +11,8 @@ namespace gpuss {
 Helper::Helper(HelperParts parts)
     : config_(parts.config), queues_(parts.queues), directory_(parts.directory), graph_(parts.graph),
       devices_(std::move(parts.devices)), cpus_(parts.cpus), policy_(parts.policy), stats_(parts.stats),
-      live_tasks_(parts.live_tasks), stop_(parts.stop), urgent_waiting_(parts.urgent_waiting) {
+      live_tasks_(parts.live_tasks), stop_(parts.stop), external_context_(parts.external_context),
+      urgent_waiting_(parts.urgent_waiting) {
   // Tasks queued behind the running ones let a worker start its next task
   // without waiting for the helper, and let the helper hand over several
   // per wake-up. Priorities still hold: a high-priority task goes ahead of
@@ -34,6 +36,10 @@ void Helper::join() {
   if (!thread_.joinable()) return;
   queues_.signal.notify();
   thread_ = {};
+  // An executor's thread may still be returning from the report of the last
+  // external task (ExternalTask::complete) when every task is done.
+  while (external_completing_.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
 }
 
 void Helper::run() {
@@ -140,6 +146,10 @@ bool Helper::goes_first(Task &task) const {
 }
 
 void Helper::make_ready(TaskRef task) {
+  if (task->executor) {
+    external_ready_.push_back(std::move(task));
+    return;
+  }
   bool accelerators =
       task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
   bool first = goes_first(*task);
@@ -172,9 +182,9 @@ void Helper::on_completion(Completion &completion) {
 
   Task &task = *completion.task;
   int space = completion.space;
-  if (space == 0)
-    ++host_slots_;
-  else {
+  if (space == 0) {
+    if (!task.executor) ++host_slots_; // an external task took no place in the host inbox
+  } else {
     --staged_[space];
     queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
   }
@@ -222,7 +232,26 @@ bool Helper::starving(int space) const {
   return staged_[space] < low_water;
 }
 
+Helper::Placement Helper::start_external(const TaskRef &task) {
+  // Its data must be current in host memory: a value left dirty on a device
+  // goes home first (plan issues the write-back and says Blocked until it
+  // lands), and a writer drops the devices' copies of what it overwrites.
+  if (!devices_.empty()) {
+    TaskPlan plan;
+    const PlanOutcome outcome = directory_.plan(*task, 0, plan);
+    send_copy_orders();
+    if (outcome == PlanOutcome::Blocked) return Placement::Blocked;
+  }
+  task->space = 0;
+  task->dispatch_time = task->start_time = external_context_.now();
+  std::vector<void *> addresses;
+  host_addresses(*task, addresses);
+  task->executor->start(ExternalTask(task, std::move(addresses), &external_context_, &external_completing_));
+  return Placement::Dispatched;
+}
+
 Helper::Placement Helper::place(const TaskRef &task, int only_space) {
+  if (task->executor) return start_external(task);
   if (task->high_priority && eligible(*task, 0) && !has_room(0)) {
     // A normal task waiting behind a running one yields its place; it goes
     // back to the front of its ready list (re-planning it is harmless).
@@ -383,6 +412,9 @@ void Helper::dispatch() {
     blocked_.pop_front();
     if (place(task) != Placement::Dispatched) blocked_.push_back(std::move(task));
   }
+  for (; !external_ready_.empty(); external_ready_.pop_front())
+    if (start_external(external_ready_.front()) == Placement::Blocked)
+      blocked_.push_back(external_ready_.front());
   for (auto &by_kind : ready_)
     for (std::deque<TaskRef> &queue : by_kind)
       dispatch_from(queue);

@@ -60,6 +60,7 @@ struct HelperParts {
   LiveTasks &live_tasks;
   std::atomic<bool> &stop;                // set by the master at finish
   std::atomic<unsigned> &urgent_waiting;  // read by DirectRelease workers
+  WorkerContext external_context;         // where external tasks' executors report (ExternalTasks.hpp)
 };
 
 class Helper {
@@ -96,6 +97,8 @@ private:
   bool starving(int space) const;
   // Places `task`, in `only_space` when given (>= 0) and eligible.
   Placement place(const TaskRef &task, int only_space = -1);
+  // An external task (ExternalTasks.hpp) to its executor, once its data is home.
+  Placement start_external(const TaskRef &task);
   bool eligible(const Task &task, int space) const;
   bool has_room(int space) const;
   double estimate_seconds(const Task &task, int space) const;
@@ -120,6 +123,11 @@ private:
   // at worst one waits for room on an accelerator.
   std::deque<TaskRef> ready_[2][2];
   std::deque<TaskRef> blocked_; // placed before, but their data was not yet in reach
+  // Ready external tasks (the MPI layer's transfers): they take no worker's
+  // room, so none waits behind a queue that has none.
+  std::deque<TaskRef> external_ready_;
+  WorkerContext external_context_;                    // how their executors report them done
+  std::atomic<std::uint32_t> external_completing_{0}; // ExternalTask::complete calls under way
   std::size_t ready_count_ = 0;
   static constexpr unsigned host_places_per_worker = 8;
   // Ready tasks looked at past ones that wait for a full space: far enough

@@ -1,4 +1,5 @@
 #include "support/Config.hpp"
+#include "../mpi/NetworkModel.hpp" // MPI layer hook: CSS_MPI_NET
 #include "devices/DeviceModel.hpp"
 #include "support/Fatal.hpp"
 
@@ -83,7 +84,7 @@ constexpr const char *known_variables[] = {
     "CSS_SCHEDULER",        "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",  "CSS_PREFETCH_DEPTH",
     "CSS_WB_CLEAN",         "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD",
     "CSS_GPU_STREAMS",      "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",   "CSS_SPIN",
-    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
+    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",      "CSS_MPI_NET",
 };
 
 const char *variable(const char *name) {
@@ -233,6 +234,11 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_TRACE")) {
     check_output_file("CSS_TRACE", v);
     config.trace_file = v;
+  }
+  if (const char *v = variable("CSS_MPI_NET")) { // MPI layer hook (runtime/mpi/NetworkModel.hpp)
+    std::string error;
+    if (!mpi::NetworkModel::parse(v, error)) fatal("CSS_MPI_NET: " + error);
+    config.mpi_net = v;
   }
   return config;
 }

@@ -76,6 +76,7 @@ struct Config {
   bool stats = false;           // CSS_STATS=1: one css-stats: line at finish
   std::string dag_file;         // CSS_DAG=file.dot
   std::string trace_file;       // CSS_TRACE=file.json
+  std::string mpi_net; // CSS_MPI_NET: the MPI layer models the network (runtime/mpi/NetworkModel.hpp)
 
   // The defaults above, overridden by whatever CSS_* variables are set.
   // Malformed values are a fatal error naming the variable.
