@@ -8,11 +8,14 @@
 // exempt threads and releases after detach are left alone.
 #include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
+#include "memory/PinService.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -195,6 +198,161 @@ TEST_F(PageLocksTest, ALockIsUndoneOnlyOnceTheCopiesThroughItAreDone) {
   EXPECT_EQ(log->held_count(), 0u);
   EXPECT_EQ(locks->locked_bytes(), 0u);
   EXPECT_FALSE(locks->named(memory.base, memory.bytes));
+}
+
+// ---------------------------------------------------------------- the pinning service
+
+// A locker whose first lock waits at a gate: the test can queue work while a
+// service thread is busy, and see the order in which the rest is locked.
+class GatedLocker final : public PageLocker {
+public:
+  GatedLocker(std::shared_ptr<LockLog> log, std::shared_ptr<std::atomic<bool>> open)
+      : inner_(log), open_(std::move(open)) {}
+  bool lock(void *start, std::size_t bytes) override {
+    while (!open_->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return inner_.lock(start, bytes);
+  }
+  void unlock(void *start) override { inner_.unlock(start); }
+
+private:
+  RecordingLocker inner_;
+  std::shared_ptr<std::atomic<bool>> open_;
+};
+
+class PinServiceTest : public ::testing::Test {
+protected:
+  std::shared_ptr<LockLog> log = std::make_shared<LockLog>();
+  std::shared_ptr<std::atomic<bool>> gate = std::make_shared<std::atomic<bool>>(false);
+  Pages memory{16};
+  PageLocks locks{std::make_unique<GatedLocker>(log, gate)};
+
+  std::byte *page_at(std::size_t i) { return memory.base + i * page; }
+  // Waits until the locker has been asked `count` times (or gives up).
+  void wait_for_locks(std::size_t count) {
+    for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         log->locks_made() < count && std::chrono::steady_clock::now() < deadline;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  // The starts of the locks made, in order.
+  std::vector<std::uintptr_t> lock_order() {
+    std::lock_guard lock(log->mutex);
+    std::vector<std::uintptr_t> starts;
+    for (auto [start, bytes] : log->locks)
+      starts.push_back(start);
+    return starts;
+  }
+  static std::uintptr_t at(const std::byte *address) { return reinterpret_cast<std::uintptr_t>(address); }
+  // Waits until the service thread is inside the locker, at the gate, with
+  // the range at `address` (it has taken it from the queue).
+  void wait_until_locking(const std::byte *address) {
+    for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         std::chrono::steady_clock::now() < deadline;) {
+      if (!locks.named(address, 1)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20)); // now at the gate
+      return;
+    }
+  }
+};
+
+TEST_F(PinServiceTest, LocksInTheOrderTasksWillNeedTheMemory) {
+  PinService service(locks, 1);
+  service.want(page_at(0), page, 10); // taken at once; waits at the gate
+  wait_until_locking(page_at(0));
+  service.want(page_at(2), page, 30);
+  service.want(page_at(4), page, 20);
+  service.want(page_at(6), page, 25);
+  gate->store(true);
+  wait_for_locks(4);
+  EXPECT_EQ(lock_order(), (std::vector{at(page_at(0)), at(page_at(4)), at(page_at(6)), at(page_at(2))}));
+}
+
+TEST_F(PinServiceTest, ABarriersOrderComesFirst) {
+  PinService service(locks, 1);
+  service.want(page_at(0), page, 1);
+  wait_until_locking(page_at(0));
+  service.want(page_at(2), page, 2);
+  service.want(page_at(4), page, 3);
+  service.reorder({{page_at(6), page}, {page_at(4), page}});
+  gate->store(true);
+  wait_for_locks(4);
+  // page 4 again (its submission order) finds it locked: no second lock.
+  EXPECT_EQ(lock_order(), (std::vector{at(page_at(0)), at(page_at(6)), at(page_at(4)), at(page_at(2))}));
+}
+
+TEST_F(PinServiceTest, AWorkerWaitsForALockTheServiceHasStarted) {
+  PinService service(locks, 1);
+  service.want(page_at(0), 2 * page, 1);
+  wait_until_locking(page_at(0));
+  std::atomic<bool> copied{false};
+  std::thread worker([&] {
+    locks.ensure_now(page_at(0), 2 * page);
+    copied = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(copied) << "the worker copied memory whose lock was still being made";
+  gate->store(true);
+  worker.join();
+  EXPECT_EQ(log->locks_made(), 1u) << "the worker locked again what the service was locking";
+  EXPECT_EQ(locks.locked_bytes(), 2 * page);
+}
+
+TEST_F(PinServiceTest, AWorkerLocksWhatTheServiceHasNotReachedItself) {
+  PinService service(locks, 1);
+  service.want(page_at(0), page, 1);
+  wait_until_locking(page_at(0));
+  service.want(page_at(4), page, 2); // queued behind the gated lock
+  std::thread worker([&] { locks.ensure_now(page_at(4), page); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  gate->store(true); // the worker's own lock waits at the gate too
+  worker.join();
+  EXPECT_TRUE(locks.named(page_at(4), page));
+  wait_for_locks(2);
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       locks.locked_bytes() < 2 * page && std::chrono::steady_clock::now() < deadline;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(locks.locked_bytes(), 2 * page);
+  {
+    // The worker locked page 4 itself: the service's turn found it locked.
+    std::lock_guard lock(log->mutex);
+    EXPECT_EQ(std::count_if(log->locks.begin(), log->locks.end(),
+                            [&](const auto &made) { return made.first == at(page_at(4)); }),
+              1);
+  }
+}
+
+TEST_F(PinServiceTest, CancelDropsWhatIsQueuedAndWaitsForWhatHasStarted) {
+  PinService service(locks, 1);
+  service.want(page_at(0), page, 1);
+  wait_until_locking(page_at(0));
+  service.want(page_at(4), page, 2);
+  service.cancel(page_at(4), page); // queued: dropped
+  std::atomic<bool> cancelled{false};
+  std::thread releaser([&] {
+    service.cancel(page_at(0), page); // started: waited for
+    cancelled = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(cancelled) << "cancel returned while the service was still locking the memory";
+  gate->store(true);
+  releaser.join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(lock_order(), (std::vector{at(page_at(0))})) << "a cancelled range was locked";
+  locks.forget(page_at(0), page);
+}
+
+TEST_F(PinServiceTest, ClearDropsTheQueue) {
+  PinService service(locks, 1);
+  service.want(page_at(0), page, 1);
+  wait_until_locking(page_at(0));
+  for (std::size_t i = 2; i < 16; i += 2)
+    service.want(page_at(i), page, static_cast<std::int64_t>(i));
+  service.clear();
+  gate->store(true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(log->locks_made(), 1u);
 }
 
 TEST_F(PageLocksTest, ForgottenMemoryIsLockedAgainWhenNamedAgain) {

@@ -12,6 +12,7 @@
 #include "memory/HostReleaseHooks.hpp"
 #include "graph/NestedTasks.hpp"
 #include "memory/PageLocks.hpp"
+#include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
@@ -55,6 +56,9 @@ private:
   // User memory page-locked for GPU copies (null without GPUs or with
   // CSS_PIN_HOST=0); before the devices, which copy through it.
   std::unique_ptr<PageLocks> page_locks_;
+  // Locks user memory ahead of the copies (null without page locks or with
+  // CSS_PIN_THREADS=0); after the page locks it uses, before the master.
+  std::unique_ptr<PinService> pin_service_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -116,7 +120,10 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
 } // namespace
 
 RuntimeImpl::RuntimeImpl(const Config &c)
-    : config(c), page_locks_(make_page_locks(c)), devices_(make_devices(c, page_locks_.get())),
+    : config(c), page_locks_(make_page_locks(c)),
+      pin_service_(page_locks_ && c.pin_threads > 0 ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
+                                                    : nullptr),
+      devices_(make_devices(c, page_locks_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
@@ -156,7 +163,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     device_pointers.push_back(device.get());
   }
   master_ = std::make_unique<Master>(
-      MasterParts{config, page_locks_.get(), devices_, *stats_, graph_, queues_, tracker_, live_tasks_});
+      MasterParts{config, page_locks_.get(), pin_service_.get(), devices_, *stats_, graph_, queues_, tracker_,
+                  live_tasks_});
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
@@ -196,7 +204,14 @@ void RuntimeImpl::finish() {
   // No copy is in flight now, and none will be: every lock goes, since
   // frees are no longer watched.
   if (watching_releases_) release_hooks::detach(*master_);
-  if (page_locks_) page_locks_->forget_all();
+  // No lock starts after this: every one goes, since frees are no longer watched.
+  pin_service_.reset();
+  if (page_locks_) {
+    PageLocks::Totals locked = page_locks_->totals();
+    stats_->pinned_bytes = locked.bytes;
+    stats_->pin_seconds = locked.seconds;
+    page_locks_->forget_all();
+  }
   // Every thread is gone: what is left to retire is the master's to free.
   for (DataObject *object : queues_.retired.drain())
     directory_->retire(object);

@@ -307,8 +307,10 @@ private:
                   PageLocks::Leases &leases) {
     std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
     if (page_locks_) {
-      if (transfer.from_space == 0) page_locks_->ensure(source, shape.span());
-      if (transfer.to_space == 0) page_locks_->ensure(destination, shape.span());
+      // Locked ahead by the pinning service, mostly; what is not yet locked
+      // is locked now, or waited for where the service has started on it.
+      if (transfer.from_space == 0) page_locks_->ensure_now(source, shape.span());
+      if (transfer.to_space == 0) page_locks_->ensure_now(destination, shape.span());
     }
     // Unified addressing: cudaMemcpyDefault works out host, device or peer;
     // between two partitions of one GPU it is a device-to-device copy.

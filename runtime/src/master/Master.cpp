@@ -2,6 +2,7 @@
 #include "support/Fatal.hpp"
 #include "master/LoadAheadPlan.hpp"
 #include "memory/PageLocks.hpp"
+#include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
 #include "support/StatsCounters.hpp"
 
@@ -10,7 +11,8 @@
 namespace gpuss {
 
 Master::Master(MasterParts parts)
-    : config(parts.config), page_locks_(parts.page_locks), devices_(parts.devices), stats_(&parts.stats),
+    : config(parts.config), page_locks_(parts.page_locks), pin_service_(parts.pin_service),
+      devices_(parts.devices), stats_(&parts.stats),
       graph_(parts.graph), queues_(parts.queues), tracker_(parts.tracker), live_tasks_(parts.live_tasks),
       ranking_(parts.config.critical_path && !parts.devices.empty()) {}
 
@@ -108,9 +110,13 @@ void Master::page_lock_user_memory(const Task &task) {
   bool may_run_on_a_gpu = task.device_kind == CSS_DEVICE_CUDA || task.kind == TaskKind::CopyBack ||
                           task.kind == TaskKind::External;
   if (!page_locks_ || !may_run_on_a_gpu) return;
+  // The pinning service locks it in the background, in the order tasks
+  // will need it (PinService.hpp): submitting never waits for a lock.
+  // Without it (CSS_PIN_THREADS=0), the GPU worker that copies it locks it.
+  if (!pin_service_) return;
   for (const BoundAccess &access : task.accesses)
     if (access.object && !access.object->renamed)
-      page_locks_->ensure(access.object->host, access.object->shape.span());
+      pin_service_->want(access.object->host, access.object->shape.span(), static_cast<std::int64_t>(task.id));
 }
 
 std::shared_ptr<FlushRequest> Master::request_flush(std::vector<DataObjectRef> objects,
@@ -151,7 +157,10 @@ void Master::barrier() {
   if (!config.early_write_back) request = request_flush(std::move(objects), false);
   wait_for(request);
   tracker_.forget_tasks();
-  if (unlock_at_barrier_) page_locks_->forget_all();
+  if (unlock_at_barrier_) {
+    if (pin_service_) pin_service_->clear();
+    page_locks_->forget_all();
+  }
 }
 
 void Master::rank_unfinished_tasks() {
@@ -161,11 +170,22 @@ void Master::rank_unfinished_tasks() {
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) return;
   // nocache keeps no data on the devices between tasks: nothing to load ahead.
-  if (config.load_ahead && config.cache_policy != CachePolicy::NoCache) {
+  const bool loading_ahead = config.load_ahead && config.cache_policy != CachePolicy::NoCache;
+  if (loading_ahead || pin_service_) {
     bool cuda = false, simulated = false;
     for (const auto &device : devices_)
       (device->kind() == DeviceKind::Cuda ? cuda : simulated) = true;
-    queues_.load_orders.push(plan_loads_ahead(ranked, tracker_, cuda, simulated));
+    std::vector<LoadAhead> loads = plan_loads_ahead(ranked, tracker_, cuda, simulated);
+    // The same order is the order the ranked tasks will read host memory
+    // in: the pinning service locks it so.
+    if (pin_service_) {
+      std::vector<PinService::Range> ranges;
+      ranges.reserve(loads.size());
+      for (const LoadAhead &load : loads)
+        ranges.push_back({load.object->host, load.object->shape.span()});
+      pin_service_->reorder(ranges);
+    }
+    if (loading_ahead) queues_.load_orders.push(std::move(loads));
   }
   queues_.ranked.store(true, std::memory_order_release);
   queues_.signal.notify();
@@ -181,7 +201,10 @@ void Master::wait_on(std::span<const css_region> regions) {
     tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
     complete_and_flush(created, last_writers, std::move(objects));
     // The program may free the region now.
-    if (unlock_at_barrier_) page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
+    if (unlock_at_barrier_) {
+      if (pin_service_) pin_service_->cancel(reinterpret_cast<void *>(region.base), region.span());
+      page_locks_->forget(reinterpret_cast<void *>(region.base), region.span());
+    }
   }
 }
 
@@ -207,6 +230,8 @@ void Master::before_release(void *address, std::size_t bytes) {
     settle_before_release(region);
     tracker_.forget_released(region);
   }
+  // Nothing may lock the memory once it is gone (PinService::cancel).
+  if (pin_service_) pin_service_->cancel(address, bytes);
   if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
 }
 
@@ -244,6 +269,7 @@ void Master::unpin(const void *address, std::size_t bytes) {
   // one of its locks is waited for); a later task that uses it page-locks it
   // again when submitted.
   barrier();
+  if (pin_service_) pin_service_->cancel(address, bytes);
   if (page_locks_) page_locks_->forget(address, bytes);
 }
 

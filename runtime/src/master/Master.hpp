@@ -28,12 +28,14 @@
 namespace gpuss {
 
 class PageLocks;
+class PinService;
 struct Stats;
 
 // The components the master drives, owned by the Runtime.
 struct MasterParts {
   const Config &config;
   PageLocks *page_locks; // null without GPUs or with CSS_PIN_HOST=0
+  PinService *pin_service; // null without page locks or with CSS_PIN_THREADS=0
   const std::vector<std::unique_ptr<Device>> &devices;
   Stats &stats;
   TaskGraph &graph;
@@ -84,6 +86,7 @@ private:
 
   const Config &config;
   PageLocks *page_locks_;
+  PinService *pin_service_;
   const std::vector<std::unique_ptr<Device>> &devices_;
   Stats *stats_;
   TaskGraph &graph_;

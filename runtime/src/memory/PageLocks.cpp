@@ -2,6 +2,7 @@
 #include "memory/HostReleaseHooks.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <unistd.h>
 
@@ -115,16 +116,41 @@ void PageLocks::ensure(const void *address, std::size_t bytes) {
   }
   if (claimed.empty()) return;
   std::vector<bool> locked;
-  for (auto [start, end] : claimed)
+  const auto started = std::chrono::steady_clock::now();
+  std::uint64_t bytes_locked = 0;
+  for (auto [start, end] : claimed) {
     locked.push_back(locker_->lock(reinterpret_cast<void *>(start), end - start));
+    if (locked.back()) bytes_locked += end - start;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   {
     std::lock_guard lock(mutex_);
     for (std::size_t i = 0; i < claimed.size(); ++i) {
       pending_.erase(claimed[i].first);
       if (locked[i]) locks_.emplace(claimed[i].first, Lock{claimed[i].second, 0});
     }
+    totals_.bytes += bytes_locked;
+    totals_.seconds += seconds;
   }
-  released_.notify_all(); // forget() waits for pending locks it must undo
+  released_.notify_all(); // forget() and ensure_now() wait for pending locks
+}
+
+void PageLocks::ensure_now(const void *address, std::size_t bytes) {
+  ensure(address, bytes);
+  Exempt exempt;
+  if (bytes == 0) return;
+  auto [lo, hi] = pages(address, bytes);
+  std::unique_lock held(mutex_);
+  released_.wait(held, [&] {
+    auto it = first_ending_after(pending_, lo);
+    return it == pending_.end() || it->first >= hi;
+  });
+}
+
+PageLocks::Totals PageLocks::totals() const {
+  Exempt exempt;
+  std::lock_guard lock(mutex_);
+  return totals_;
 }
 
 void PageLocks::forget(const void *address, std::size_t bytes) {

@@ -12,8 +12,9 @@
 // uses it, since a copy of a neighbouring block may go through a lock that
 // also covers the freed block's pages.
 //
-// Thread-safe: the master locks at submit, GPU workers lock and split their
-// copies, the helper and the program's threads unlock.
+// Thread-safe: the pinning service's threads lock ahead of need
+// (PinService.hpp), GPU workers lock what they copy if it is not locked yet
+// and split their copies, the master and the program's threads unlock.
 #pragma once
 
 #include <condition_variable>
@@ -56,6 +57,12 @@ public:
   // touched), so copies through locks already made never wait for it; a
   // part another thread is locking meanwhile is left to that thread.
   void ensure(const void *address, std::size_t bytes);
+  // As ensure, and returns only once every page of the range is locked or
+  // could not be: parts another thread is locking are waited for. For a
+  // device worker about to copy the range: a lock the pinning service
+  // (PinService.hpp) has started is nearly done, and copying through it
+  // beats copying pageable.
+  void ensure_now(const void *address, std::size_t bytes);
 
   // Undoes every lock that touches the pages of [address, address + bytes)
   // (a lock may also cover a neighbour's pages, which are then copied
@@ -80,6 +87,15 @@ public:
   // Bytes locked now (tests and diagnostics).
   std::size_t locked_bytes() const;
 
+  // What locking has cost so far: bytes locked, and the time spent in the
+  // locker doing it (summed over the threads that locked), for the stats
+  // line's page-lock rate.
+  struct Totals {
+    std::uint64_t bytes = 0;
+    double seconds = 0;
+  };
+  Totals totals() const;
+
 private:
   struct Lock {
     std::uintptr_t end = 0;
@@ -97,6 +113,7 @@ private:
   Ranges pending_;                   // being locked by some thread, disjoint from locks_
   Locks closing_;                    // forgotten, waiting for their leases to end
   Ranges named_;                     // bytes tasks named, merged
+  Totals totals_;                    // guarded by mutex_
 };
 
 } // namespace gpuss

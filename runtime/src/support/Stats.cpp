@@ -16,12 +16,13 @@ std::string StatsSnapshot::format_line() const {
        << " evictions=" << evictions << " final_write_backs=" << final_write_backs
        << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases << " child_tasks=" << child_tasks
        << " inline_tasks=" << inline_tasks << " submit_waits=" << submit_waits << " edges=" << edges
-       << " pin_host=" << pin_host;
+       << " pin_host=" << pin_host << " pinned_bytes=" << pinned_bytes;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
     return std::string(text);
   };
+  line << " pin_s=" << seconds(pin_seconds);
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   for (std::size_t i = 0; i < device_busy_seconds.size(); ++i)
@@ -53,6 +54,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.submit_waits = get(submit_waits);
   s.edges = get(edges.value);
   s.pin_host = pin_host;
+  s.pinned_bytes = pinned_bytes;
+  s.pin_seconds = pin_seconds;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

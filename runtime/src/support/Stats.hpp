@@ -28,6 +28,8 @@ struct StatsSnapshot {
   std::uint64_t submit_waits = 0;      // times the master waited because CSS_MAX_TASKS tasks were in flight
   std::uint64_t edges = 0;             // dependency edges made between unfinished tasks (copy-backs included)
   std::string pin_host = "0"; // how long user memory stays page-locked, as CSS_PIN_HOST: 1, barrier or 0
+  std::uint64_t pinned_bytes = 0; // bytes page-locked (at finish)
+  double pin_seconds = 0;         // time spent page-locking them, over all threads that did
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device

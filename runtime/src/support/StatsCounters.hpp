@@ -39,6 +39,9 @@ struct Stats {
     std::atomic<std::uint64_t> value{0};
   } edges;
   std::string pin_host = "0"; // set once at start-up, before any snapshot
+  // Set once at finish, from PageLocks: what page-locking cost.
+  std::uint64_t pinned_bytes = 0;
+  double pin_seconds = 0;
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;
