@@ -148,6 +148,10 @@ int chol_cuda_device_count(void);
  * blocks for --inverse-trsm) and run each kernel they use once, so that
  * neither the allocations nor CUDA's loading of the kernels is timed. */
 void chol_gpu_prepare(char prec, int gpu_potrf, int inverse_trsm);
+
+/* Not a task: this node's page-lock rate, bytes per second: the time
+ * cudaHostRegister takes for 256 MiB of memory already written. */
+double chol_page_lock_rate(void);
 #endif
 
 #ifdef __cplusplus

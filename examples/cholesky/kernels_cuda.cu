@@ -10,6 +10,7 @@
 #include <gpuss.h> // css_cublas_handle(), css_cuda_stream()
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cusolverDn.h>
@@ -405,4 +406,16 @@ extern "C" int chol_cuda_device_count(void) {
     return 0;
   }
   return count;
+}
+
+extern "C" double chol_page_lock_rate(void) {
+  // 256 MiB written first (locking memory never touched costs the kernel
+  // making its pages as well), locked, timed, unlocked.
+  const std::size_t bytes = std::size_t{256} << 20;
+  std::vector<char> memory(bytes, 1);
+  const auto start = std::chrono::steady_clock::now();
+  CHOL_CUDA_CHECK(cudaHostRegister(memory.data(), bytes, cudaHostRegisterDefault));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHOL_CUDA_CHECK(cudaHostUnregister(memory.data()));
+  return bytes / seconds;
 }

@@ -72,6 +72,10 @@ Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) 
     if (!use.reads || use.object->replicas[space].holds_value()) continue;
     estimate.bytes += fetch_bytes(*use.object);
     if (use.writes) estimate.written_bytes += fetch_bytes(*use.object);
+    const DataObject &object = *use.object;
+    if (space != 0 && object.dirty_space == 0 && page_locks_ && !object.renamed &&
+        !page_locks_->locked(object.host, object.shape.span()))
+      estimate.unlocked_bytes += fetch_bytes(object);
   }
   return estimate;
 }

@@ -87,6 +87,7 @@ public:
   struct FetchEstimate {
     std::size_t bytes = 0;
     std::size_t written_bytes = 0; // of which the task also writes: moving those moves the value's home
+    std::size_t unlocked_bytes = 0; // of which host memory not page-locked yet (a first run's data)
   };
   FetchEstimate estimate_fetch(const Task &task, int space) const;
 

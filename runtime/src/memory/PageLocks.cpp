@@ -147,6 +147,18 @@ void PageLocks::ensure_now(const void *address, std::size_t bytes) {
   });
 }
 
+bool PageLocks::locked(const void *address, std::size_t bytes) const {
+  Exempt exempt;
+  auto [lo, hi] = pages(address, bytes);
+  std::lock_guard lock(mutex_);
+  for (std::uintptr_t at = lo; at < hi;) {
+    auto it = first_ending_after(locks_, at);
+    if (it == locks_.end() || it->first > at) return false;
+    at = it->second.end;
+  }
+  return true;
+}
+
 PageLocks::Totals PageLocks::totals() const {
   Exempt exempt;
   std::lock_guard lock(mutex_);

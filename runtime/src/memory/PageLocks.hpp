@@ -84,6 +84,9 @@ public:
   std::vector<Piece> pieces(const void *address, std::size_t bytes, Leases &leases);
   void release(Leases &leases);
 
+  // Whether every page of [address, address + bytes) is locked now.
+  bool locked(const void *address, std::size_t bytes) const;
+
   // Bytes locked now (tests and diagnostics).
   std::size_t locked_bytes() const;
 

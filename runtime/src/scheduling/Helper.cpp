@@ -292,6 +292,13 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   const Candidate &chosen = candidates[policy_.choose(*task, candidates)];
   if (!chosen.has_room) return Placement::Deferred;
   int space = chosen.space;
+  // A first run: while the pinning service is still locking the data, a
+  // task whose inputs are not locked yet gives its turn to later ones whose
+  // are, unless the device is about to run dry. Its worker would lock them
+  // itself, holding up every command staged behind it (PinService.hpp).
+  if (space != 0 && config_.pin_threads > 0 && !starving(space) &&
+      directory_.estimate_fetch(*task, space).unlocked_bytes > 0)
+    return Placement::Deferred;
 
   TaskPlan plan;
   const PlanOutcome outcome = directory_.plan(*task, space, plan);
@@ -342,7 +349,10 @@ void Helper::feed_starving_devices() {
           unsigned looked = 0;
           for (auto it = queue.begin(); it != queue.end() && looked < affinity_window; ++it, ++looked) {
             if (!eligible(**it, space)) break; // a queue holds one kind of task
-            std::size_t bytes = directory_.estimate_fetch(**it, space).bytes;
+            // Data still to be page-locked counts as if it were eight times
+            // as large: pageable or locked on the spot, it moves that much slower.
+            Directory::FetchEstimate fetch = directory_.estimate_fetch(**it, space);
+            std::size_t bytes = fetch.bytes + 7 * fetch.unlocked_bytes;
             if (bytes < cheapest_bytes) cheapest_bytes = bytes, cheapest = it, from = &queue;
           }
         }
