@@ -229,10 +229,12 @@ cusolverStatus_t getrf(GetrfWorkspace &ws, int m, int lda, double *P, int *ipiv)
   return cusolverDnDgetrf(ws.handle, m, NB, P, lda, static_cast<double *>(ws.work), ipiv, ws.info);
 }
 
-// Workspace for a panel of m rows (leading dimension lda) in this precision.
-template <typename Real> void reserve(GetrfWorkspace &ws, int m, int lda) {
+// Workspace for a panel of m rows (leading dimension lda) in this precision;
+// P may be null (the size depends on the shape alone; the Cholesky example
+// asks potrf's the same way).
+template <typename Real> void reserve(GetrfWorkspace &ws, int m, int lda, Real *P) {
   int lwork = 0;
-  LU_CUSOLVER_CHECK(getrf_size(ws.handle, m, lda, static_cast<Real *>(nullptr), &lwork));
+  LU_CUSOLVER_CHECK(getrf_size(ws.handle, m, lda, P, &lwork));
   const std::size_t bytes = sizeof(Real) * (std::size_t)std::max(lwork, 1);
   if (bytes <= ws.work_bytes) return;
   if (ws.work != nullptr) {
@@ -280,7 +282,7 @@ __global__ void offset_pivots(int *ipiv, int nb, int row0) {
 
 template <typename Real> void panel(int m, int lda, Real *P, int row0, int *ipiv) {
   GetrfWorkspace &ws = getrf_workspace();
-  reserve<Real>(ws, m, lda);
+  reserve(ws, m, lda, P);
   LU_CUSOLVER_CHECK(getrf(ws, m, lda, P, ipiv));
   offset_pivots<<<(NB + 255) / 256, 256, 0, css_cuda_stream()>>>(ipiv, NB, row0);
   LU_CUDA_CHECK(cudaGetLastError());
@@ -356,7 +358,7 @@ template <typename Real> void warm_up(GetrfWorkspace *ws, int *plan) {
   Real *top = panel_buffer, *below = panel_buffer + NB;
   if (ws != nullptr) {
     LU_CUSOLVER_CHECK(cusolverDnSetStream(ws->handle, nullptr));
-    reserve<Real>(*ws, ld, ld);
+    reserve(*ws, ld, ld, panel_buffer);
     LU_CUSOLVER_CHECK(getrf(*ws, ld, ld, panel_buffer, ipiv));
     offset_pivots<<<(NB + 255) / 256, 256>>>(ipiv, NB, 0);
     LU_CUDA_CHECK(cudaGetLastError());
@@ -412,9 +414,9 @@ extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
       // every panel height: cuSOLVER does not promise monotone sizes).
       for (int row0 = 0; row0 < n; row0 += NB) {
         if (prec == 'd')
-          reserve<double>(*sets.back(), n - row0, lda);
+          reserve(*sets.back(), n - row0, lda, static_cast<double *>(nullptr));
         else
-          reserve<float>(*sets.back(), n - row0, lda);
+          reserve(*sets.back(), n - row0, lda, static_cast<float *>(nullptr));
       }
     }
     std::vector<PlanBuffer> plans;
