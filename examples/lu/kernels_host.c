@@ -44,7 +44,7 @@ void lu_dpanel(int m, int lda, double *P, int row0, int *ipiv) {
 
 /* The interchanges relative to a block's first row (1-based, as laswp takes
  * them): those whose pivot lies in [0, rows) of the block, the others made
- * no-ops (row r with itself). */
+ * no-ops (row r with itself), as is a pivot that no panel wrote (0). */
 static lapack_int *relative_pivots(const int *ipiv, int row0, int rows) {
   lapack_int *local = malloc(sizeof(lapack_int) * (size_t)NB);
   if (local == NULL) {
@@ -53,7 +53,7 @@ static lapack_int *relative_pivots(const int *ipiv, int row0, int rows) {
   }
   for (int r = 0; r < NB; r++) {
     int p = ipiv[r] - 1 - row0;
-    local[r] = p < rows ? p + 1 : r + 1;
+    local[r] = p >= 0 && p < rows ? p + 1 : r + 1;
   }
   return local;
 }

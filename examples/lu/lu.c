@@ -242,8 +242,11 @@ static void fill_columns(long first, long last, int thread, void *context) {
   }
 }
 
+/* The matrix, and pivots that no panel has written yet: 0, a row that does
+ * not exist, which the swaps ignore and the check reports. */
 static void fill_matrix(void) {
   for_columns(N, fill_columns, NULL);
+  memset(IPIV, 0, sizeof(int) * (size_t)N);
 }
 
 /* ---------------------------------------------------------------- the check
