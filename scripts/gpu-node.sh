@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|mpi|all] [bench options | ab variants...]: build
-# and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm and potri run the
-# checks of examples/gemm or examples/potri on the GPUs, then bench/gemm/run.sh or bench/potri/run.sh with
-# the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the benchmark alone.
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|all] [bench options | ab variants...]:
+# build and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm, potri and lu
+# run the checks of examples/gemm, examples/potri or examples/lu on the GPUs, then bench/gemm/run.sh,
+# bench/potri/run.sh or bench/lu/run.sh with the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the
+# benchmark alone.
 #
 # Translate where Clang is first:
 #   cmake --build build --target gpuss-pretranslated && rm -rf .pretranslated && cp -r build/pretranslated .pretranslated
@@ -20,7 +21,7 @@ mkdir -p "$final"
 pack() {
   tar czf "$final/results-$what.tgz" -C "$out" .
   cp "$out"/bench/results.csv "$out"/bench/*.png "$final/" 2>/dev/null || true
-  for b in gemm potri; do
+  for b in gemm potri lu; do
     [[ -f "$out/bench-$b/results.csv" ]] && cp "$out/bench-$b/results.csv" "$final/$b-results.csv"
     cp "$out/bench-$b"/*.png "$final/" 2>/dev/null || true
   done
@@ -209,6 +210,42 @@ if [[ $what == potri ]]; then
   echo "== SPD inverse: benchmark"
   "$root/bench/potri/run.sh" "$build" "$out/bench-potri" "$@" 2>&1 | tail -40
   python3 "$root/bench/potri/plot.py" "$out/bench-potri/results.csv" 2>&1 | tail -30 || true
+fi
+if [[ $what == lu ]]; then
+  # LU with partial pivoting (examples/lu): every policy with the panels on the GPU, the panels on the host,
+  # the swaps per block column, a cache smaller than the data (a tile's device copy spans its 1024 columns of
+  # the matrix, 128 MiB here: docs/lu.md), single precision, a leading dimension that is not n, the second
+  # run, and 2 and 4 partitions of GPU 0 under each policy and with 128 MiB caches (correctness only).
+  echo "== LU: checks"
+  [[ ${SKIP_CHECKS:-0} == 1 ]] && echo "(skipped: SKIP_CHECKS=1)"
+  lu_check() { # environment... -- options...
+    [[ ${SKIP_CHECKS:-0} == 1 ]] && return
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    # A failed check is reported and the rest still runs.
+    env CSS_STATS=1 "${envs[@]}" "$build/bin/lu" --check "$@" 2>&1 | tee -a "$out/lu-checks.log" |
+      grep -E "^lu|^check|css-stats" | cut -c1-250 || echo "  FAILED: lu --check $* (see lu-checks.log)"
+  }
+  for policy in nocache wt wb; do
+    lu_check CSS_NUM_GPUS=1 CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-panel
+  done
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --swaps columns
+  lu_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=1G -- -n 16384 -t 1024 -p d --gpu-panel
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --gpu-panel
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --lda 16411
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --prelocked
+  lu_check CSS_NUM_GPUS=1 -- -n 2048 -t 256 -p d --gpu-panel
+  lu_check CSS_NUM_GPUS=1 -- -n 2048 -t 256 -p s --gpu-panel --swaps columns
+  for p in 2 4; do
+    for policy in nocache wt wb; do
+      lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-panel
+    done
+    lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=128M -- -n 8192 -t 512 -p s --gpu-panel
+    lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p -- -n 8192 -t 512 -p d --swaps columns
+  done
+  echo "== LU: benchmark"
+  "$root/bench/lu/run.sh" "$build" "$out/bench-lu" "$@" 2>&1 | tail -40
+  python3 "$root/bench/lu/plot.py" "$out/bench-lu/results.csv" 2>&1 | tail -30 || true
 fi
 if [[ $what == mpi ]]; then
   # GPUSs over MPI (docs/mpi.md) on this node: two ranks share GPU 0, each seeing it as two partitions

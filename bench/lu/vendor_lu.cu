@@ -1,0 +1,180 @@
+// vendor_lu.cu: the vendor baseline of the LU benchmark.
+//
+//   vendor_lu --mode dn|h2h -n N [--prec d|s] [--reps R]
+//
+//   dn   cusolverDn<t>getrf with partial pivoting on GPU 0, the matrix already in device memory; only
+//        getrf is timed (issue 21's anchor: "cusolverDnDgetrf device-resident")
+//   h2h  the same with the matrix in pageable host memory: the copy in, getrf, and the copies out of the
+//        factors and the pivots, all timed (what a program that starts and ends with the matrix on the
+//        host pays, as the GPUSs example's first run does)
+//
+// One untimed run first (cuSOLVER loads its kernels), then R runs (default 2), each on a freshly
+// generated matrix; the best is reported:
+//   vendor=<name> n=<n> gpus=1 prec=<p> seconds=<t> gflops=<g>
+// or, when the matrix does not fit:
+//   vendor=<name> n=<n> gpus=1 prec=<p> status=skipped reason=<why>
+// GFLOP/s = (2/3) n^3 / seconds. The matrix is examples/lu's (lu_matrix.h), generated on the GPU.
+#include "cuda_check.h"
+#include "lu_matrix.h"
+
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+struct Options {
+  std::string mode = "dn";
+  int64_t n = 8192;
+  char prec = 'd';
+  int reps = 2;
+};
+
+const char *vendor_name(const Options &o) { return o.mode == "dn" ? "cusolverDn-getrf" : "cusolverDn-getrf-h2h"; }
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+[[noreturn]] void skip(const Options &o, const char *reason) {
+  std::printf("vendor=%s n=%lld gpus=1 prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
+              o.prec, reason);
+  std::exit(0);
+}
+
+size_t free_device_bytes() {
+  size_t free_bytes = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  return free_bytes;
+}
+
+size_t available_host_bytes() { return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE); }
+
+template <typename T> __global__ void fill(T *a, int64_t n) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * n; e += (int64_t)gridDim.x * blockDim.x)
+    a[e] = (T)lu_element(e % n, e / n);
+}
+
+cusolverStatus_t getrf_size(cusolverDnHandle_t h, int n, float *a, int *lwork) {
+  return cusolverDnSgetrf_bufferSize(h, n, n, a, n, lwork);
+}
+cusolverStatus_t getrf_size(cusolverDnHandle_t h, int n, double *a, int *lwork) {
+  return cusolverDnDgetrf_bufferSize(h, n, n, a, n, lwork);
+}
+cusolverStatus_t getrf(cusolverDnHandle_t h, int n, float *a, float *work, int *ipiv, int *info) {
+  return cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info);
+}
+cusolverStatus_t getrf(cusolverDnHandle_t h, int n, double *a, double *work, int *ipiv, int *info) {
+  return cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info);
+}
+
+template <typename T> void run(const Options &o) {
+  const int n = (int)o.n;
+  const size_t bytes = sizeof(T) * (size_t)n * n;
+  const bool h2h = o.mode == "h2h";
+  if (h2h && bytes + (size_t{1} << 30) > available_host_bytes()) skip(o, "host_memory");
+  CUDA_CHECK(cudaSetDevice(0));
+  cusolverDnHandle_t handle;
+  CUSOLVER_CHECK(cusolverDnCreate(&handle));
+  int lwork = 0;
+  CUSOLVER_CHECK(getrf_size(handle, n, static_cast<T *>(nullptr), &lwork));
+  lwork = std::max(lwork, 1);
+  if (bytes + sizeof(T) * (size_t)lwork + sizeof(int) * n + (size_t{256} << 20) > free_device_bytes())
+    skip(o, "gpu_memory");
+
+  T *a = nullptr, *work = nullptr;
+  int *ipiv = nullptr, *info = nullptr;
+  CUDA_CHECK(cudaMalloc(&a, bytes));
+  CUDA_CHECK(cudaMalloc(&work, sizeof(T) * (size_t)lwork));
+  CUDA_CHECK(cudaMalloc(&ipiv, sizeof(int) * (size_t)n));
+  CUDA_CHECK(cudaMalloc(&info, sizeof(int)));
+  T *host = nullptr;
+  int *host_ipiv = nullptr;
+  if (h2h) {
+    host = static_cast<T *>(std::malloc(bytes));
+    host_ipiv = static_cast<int *>(std::malloc(sizeof(int) * (size_t)n));
+    if (host == nullptr || host_ipiv == nullptr) skip(o, "host_memory");
+  }
+
+  double best = 1e30;
+  for (int rep = -1; rep < o.reps; rep++) { // rep -1: the untimed warm-up
+    fill<T><<<4096, 256>>>(a, n);
+    CUDA_CHECK(cudaGetLastError());
+    if (h2h) CUDA_CHECK(cudaMemcpy(host, a, bytes, cudaMemcpyDeviceToHost)); // untimed set-up
+    CUDA_CHECK(cudaDeviceSynchronize());
+    double start = now();
+    if (h2h) CUDA_CHECK(cudaMemcpy(a, host, bytes, cudaMemcpyHostToDevice));
+    CUSOLVER_CHECK(getrf(handle, n, a, work, ipiv, info));
+    if (h2h) {
+      CUDA_CHECK(cudaMemcpy(host, a, bytes, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(host_ipiv, ipiv, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    double seconds = now() - start;
+    int status = 0;
+    CUDA_CHECK(cudaMemcpy(&status, info, sizeof status, cudaMemcpyDeviceToHost));
+    if (status != 0) {
+      std::fprintf(stderr, "vendor_lu: getrf info=%d\n", status);
+      std::exit(1);
+    }
+    if (rep >= 0) best = std::min(best, seconds);
+  }
+  const double flops = 2.0 / 3.0 * (double)n * n * n;
+  std::printf("vendor=%s n=%d gpus=1 prec=%c seconds=%.6f gflops=%.2f\n", vendor_name(o), n, o.prec, best,
+              flops / best / 1e9);
+  std::free(host);
+  std::free(host_ipiv);
+  CUDA_CHECK(cudaFree(a));
+  CUDA_CHECK(cudaFree(work));
+  CUDA_CHECK(cudaFree(ipiv));
+  CUDA_CHECK(cudaFree(info));
+  CUSOLVER_CHECK(cusolverDnDestroy(handle));
+}
+
+[[noreturn]] void usage(const char *message) {
+  std::fprintf(stderr,
+               "vendor_lu: %s\n"
+               "usage: vendor_lu --mode dn|h2h -n N [--prec d|s] [--reps R]\n",
+               message);
+  std::exit(2);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  for (int a = 1; a < argc; a++) {
+    std::string arg = argv[a];
+    const char *value = a + 1 < argc ? argv[a + 1] : nullptr;
+    if (value == nullptr) usage(("missing value after " + arg).c_str());
+    a++;
+    if (arg == "--mode")
+      o.mode = value;
+    else if (arg == "-n")
+      o.n = std::atoll(value);
+    else if (arg == "--prec")
+      o.prec = value[0];
+    else if (arg == "--reps")
+      o.reps = std::atoi(value);
+    else
+      usage(("unknown argument " + arg).c_str());
+  }
+  if (o.mode != "dn" && o.mode != "h2h") usage("--mode is dn or h2h");
+  if (o.n <= 0 || o.n > 2147483647 || o.reps <= 0) usage("bad size"); // the legacy API takes int sizes
+  if (o.prec != 'd' && o.prec != 's') usage("--prec is d or s");
+
+  int present = 0;
+  if (cudaGetDeviceCount(&present) != cudaSuccess || present == 0) skip(o, "no_gpu");
+  if (o.prec == 'd')
+    run<double>(o);
+  else
+    run<float>(o);
+  return 0;
+}

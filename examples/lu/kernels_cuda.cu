@@ -1,0 +1,449 @@
+// kernels_cuda.cu: the GPU task bodies of the LU example.
+//
+// The runtime calls these on a GPU worker with device pointers into its
+// copies of the tasks' regions. A strided region's device copy keeps the
+// layout of user memory over the region's extent (docs/language.md), so a
+// tile's columns are still lda elements apart there and every call below
+// passes the matrix's own lda. Each body only enqueues work on the worker's
+// stream (css_cuda_stream(), to which the worker's cuBLAS handle is bound)
+// and returns; the runtime knows the task is done when that stream reaches
+// the task's completion event. So nothing here synchronises.
+#include "lu_tasks.h"
+#include "swap_plan.h"
+
+#include <gpuss.h> // css_cublas_handle(), css_cuda_stream()
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cusolverDn.h>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+// Every failure is fatal and names the call, file and line and the error.
+#define LU_CUDA_CHECK(call)                                                                                  \
+  do {                                                                                                       \
+    cudaError_t status_ = (call);                                                                            \
+    if (status_ != cudaSuccess) {                                                                            \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(status_));  \
+      std::abort();                                                                                          \
+    }                                                                                                        \
+  } while (0)
+#define LU_CUBLAS_CHECK(call)                                                                                \
+  do {                                                                                                       \
+    cublasStatus_t status_ = (call);                                                                         \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                              \
+                   cublasGetStatusName(status_));                                                            \
+      std::abort();                                                                                          \
+    }                                                                                                        \
+  } while (0)
+#define LU_CUSOLVER_CHECK(call)                                                                              \
+  do {                                                                                                       \
+    cusolverStatus_t status_ = (call);                                                                       \
+    if (status_ != CUSOLVER_STATUS_SUCCESS) {                                                                \
+      std::fprintf(stderr, "%s:%d: %s failed: cusolverStatus %d\n", __FILE__, __LINE__, #call,               \
+                   (int)status_);                                                                            \
+      std::abort();                                                                                          \
+    }                                                                                                        \
+  } while (0)
+
+namespace {
+
+constexpr int max_devices = 64;
+
+// ---------------------------------------------------------------- cuBLAS, in both precisions
+//
+// NB x NB tiles of the matrix, leading dimension lda. The scalars are read
+// from host memory at the call (the default pointer mode), so locals are fine.
+
+// U := L^-1 U, L unit lower triangular.
+cublasStatus_t trsm(cublasHandle_t h, int lda, const float *L, float *U) {
+  const float one = 1;
+  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, NB, NB, &one,
+                     L, lda, U, lda);
+}
+cublasStatus_t trsm(cublasHandle_t h, int lda, const double *L, double *U) {
+  const double one = 1;
+  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, NB, NB, &one,
+                     L, lda, U, lda);
+}
+
+// C := C - L U.
+cublasStatus_t gemm(cublasHandle_t h, int lda, const float *L, const float *U, float *C) {
+  const float minus_one = -1, one = 1;
+  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, NB, NB, NB, &minus_one, L, lda, U, lda, &one, C, lda);
+}
+cublasStatus_t gemm(cublasHandle_t h, int lda, const double *L, const double *U, double *C) {
+  const double minus_one = -1, one = 1;
+  return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, NB, NB, NB, &minus_one, L, lda, U, lda, &one, C, lda);
+}
+
+// ---------------------------------------------------------------- row interchanges
+//
+// Two kernels per swap task (swap_plan.h says why): one block turns the
+// panel's pivots into a list of independent row moves, in a small buffer of
+// the stream's, then one block per column reads every source row's element
+// and, once all are read, writes every destination. A column's elements are
+// consecutive in memory, so the moves of one column touch a few cache lines.
+
+// The plan's layout: count, then 2 NB sources, then 2 NB destinations.
+int plan_ints(int nb) {
+  return 1 + 4 * nb;
+}
+
+__global__ void plan_swaps(const int *ipiv, int nb, int row0, int lo, int hi, int *plan) {
+  extern __shared__ int shared[]; // 4 nb ints
+  int *piv = shared, *prev = piv + nb, *cur = prev + nb, *dep = cur + nb;
+  for (int r = threadIdx.x; r < nb; r += blockDim.x)
+    piv[r] = ipiv[r];
+  __syncthreads();
+  // The only O(nb^2) part, spread over the threads; needed for pivots below
+  // the diagonal tile row that this plan applies.
+  for (int r = threadIdx.x; r < nb; r += blockDim.x) {
+    const int p = piv[r] - 1;
+    prev[r] = p >= row0 + nb && p >= lo && p < hi ? lu_swap_previous(piv, r) : -1;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    plan[0] = lu_swap_plan(piv, nb, row0, lo, hi, prev, cur, dep, plan + 1, plan + 1 + 2 * nb);
+}
+
+// Moves held per thread: a column has at most 2 NB moves, so blockDim must
+// be at least 2 NB / moves_per_thread.
+constexpr int moves_per_thread = 8;
+
+int move_threads(int nb) {
+  int threads = (2 * nb + moves_per_thread - 1) / moves_per_thread;
+  return std::max(32, (threads + 31) / 32 * 32);
+}
+
+// Column c's global row g is top[c lda + g - row0] for the rows of the
+// diagonal tile row (row0 .. row0 + nb - 1), other[c lda + g - other_row0]
+// below them.
+template <typename Real>
+__global__ void move_rows(Real *top, int row0, Real *other, int other_row0, int nb, long lda,
+                          const int *plan) {
+  const int count = plan[0];
+  if (count == 0) return;
+  const int *src = plan + 1, *dst = plan + 1 + 2 * nb;
+  const long column = (long)blockIdx.x * lda;
+  auto at = [&](int g) {
+    return g < row0 + nb ? top + column + (g - row0) : other + column + (g - other_row0);
+  };
+  Real values[moves_per_thread];
+#pragma unroll
+  for (int k = 0; k < moves_per_thread; k++) {
+    int i = threadIdx.x + k * blockDim.x;
+    if (i < count) values[k] = *at(src[i]);
+  }
+  __syncthreads(); // every source read before any destination is written
+#pragma unroll
+  for (int k = 0; k < moves_per_thread; k++) {
+    int i = threadIdx.x + k * blockDim.x;
+    if (i < count) *at(dst[i]) = values[k];
+  }
+}
+
+// One plan buffer per stream of the calling worker thread: a GPU worker runs
+// tasks on several streams at once (CSS_GPU_STREAMS), and on one stream the
+// next task's plan is ordered after this one's moves. lu_gpu_prepare() makes
+// a few per GPU before the clock starts; a stream takes one at its first
+// use, or makes its own when none is left. Never freed: the process ends
+// with the runtime.
+struct PlanBuffer {
+  cudaStream_t stream;
+  int *plan;
+  int ints;
+};
+std::mutex spare_plans_mutex;
+std::vector<PlanBuffer> spare_plans[max_devices]; // guarded by spare_plans_mutex; no stream yet
+
+int *stream_plan() {
+  thread_local std::vector<PlanBuffer> plans;
+  cudaStream_t stream = css_cuda_stream();
+  const int ints = plan_ints(NB);
+  for (PlanBuffer &p : plans)
+    if (p.stream == stream && p.ints >= ints) return p.plan;
+  PlanBuffer taken{stream, nullptr, ints};
+  int device = 0;
+  LU_CUDA_CHECK(cudaGetDevice(&device));
+  {
+    std::lock_guard lock(spare_plans_mutex);
+    auto &spares = spare_plans[device % max_devices];
+    if (!spares.empty() && spares.back().ints >= ints) {
+      taken = spares.back();
+      taken.stream = stream;
+      spares.pop_back();
+    }
+  }
+  if (taken.plan == nullptr) LU_CUDA_CHECK(cudaMalloc(&taken.plan, sizeof(int) * ints));
+  plans.push_back(taken);
+  return taken.plan;
+}
+
+// Applies the interchanges of ipiv[0 .. NB-1] (rows row0 + r and ipiv[r] - 1)
+// whose pivot row lies in [lo, hi) to NB columns, on `stream`.
+template <typename Real>
+void apply_swaps(Real *top, int row0, Real *other, int other_row0, int lda, const int *ipiv, int lo, int hi,
+                 int *plan, cudaStream_t stream) {
+  const int plan_threads = std::min(NB, 1024);
+  plan_swaps<<<1, plan_threads, sizeof(int) * 4 * NB, stream>>>(ipiv, NB, row0, lo, hi, plan);
+  LU_CUDA_CHECK(cudaGetLastError());
+  move_rows<Real><<<NB, move_threads(NB), 0, stream>>>(top, row0, other, other_row0, NB, lda, plan);
+  LU_CUDA_CHECK(cudaGetLastError());
+}
+
+// ---------------------------------------------------------------- cusolverDn getrf (--gpu-panel)
+//
+// What cusolverDn getrf needs besides the panel: a handle, a workspace and a
+// device word for `info`, one set per worker thread (the runtime drives each
+// GPU, or each partition of one, from its own thread). lu_gpu_prepare()
+// makes them before the clock starts (cusolverDnCreate alone takes tens of
+// milliseconds), with the workspace of the tallest panel; a thread that finds
+// none makes its own, and a panel that needs more workspace grows it. Two
+// panel tasks never run at once on one worker: each depends on the one
+// before it.
+struct GetrfWorkspace {
+  cusolverDnHandle_t handle = nullptr;
+  void *work = nullptr;
+  std::size_t work_bytes = 0;
+  int *info = nullptr; // written by getrf, never read: the check finds a failed factorisation
+};
+
+std::mutex prepared_mutex;
+std::vector<std::unique_ptr<GetrfWorkspace>> prepared[max_devices]; // guarded by prepared_mutex
+thread_local std::unique_ptr<GetrfWorkspace> thread_workspace;
+
+cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int lda, float *P, int *lwork) {
+  return cusolverDnSgetrf_bufferSize(h, m, NB, P, lda, lwork);
+}
+cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int lda, double *P, int *lwork) {
+  return cusolverDnDgetrf_bufferSize(h, m, NB, P, lda, lwork);
+}
+cusolverStatus_t getrf(GetrfWorkspace &ws, int m, int lda, float *P, int *ipiv) {
+  return cusolverDnSgetrf(ws.handle, m, NB, P, lda, static_cast<float *>(ws.work), ipiv, ws.info);
+}
+cusolverStatus_t getrf(GetrfWorkspace &ws, int m, int lda, double *P, int *ipiv) {
+  return cusolverDnDgetrf(ws.handle, m, NB, P, lda, static_cast<double *>(ws.work), ipiv, ws.info);
+}
+
+// Workspace for a panel of m rows (leading dimension lda) in this precision;
+// P may be null (the size depends on the shape alone; the Cholesky example
+// asks potrf's the same way).
+template <typename Real> void reserve(GetrfWorkspace &ws, int m, int lda, Real *P) {
+  int lwork = 0;
+  LU_CUSOLVER_CHECK(getrf_size(ws.handle, m, lda, P, &lwork));
+  const std::size_t bytes = sizeof(Real) * (std::size_t)std::max(lwork, 1);
+  if (bytes <= ws.work_bytes) return;
+  if (ws.work != nullptr) {
+    // Only when lu_gpu_prepare() did not size it (a thread without a
+    // prepared set): the free waits for the GPU, which costs time, not results.
+    LU_CUDA_CHECK(cudaFree(ws.work));
+  }
+  LU_CUDA_CHECK(cudaMalloc(&ws.work, bytes));
+  ws.work_bytes = bytes;
+}
+
+std::unique_ptr<GetrfWorkspace> make_workspace() {
+  auto ws = std::make_unique<GetrfWorkspace>();
+  LU_CUSOLVER_CHECK(cusolverDnCreate(&ws->handle));
+  LU_CUDA_CHECK(cudaMalloc(&ws->info, sizeof(int)));
+  return ws;
+}
+
+GetrfWorkspace &getrf_workspace() {
+  if (!thread_workspace) {
+    int device = 0;
+    LU_CUDA_CHECK(cudaGetDevice(&device));
+    {
+      std::lock_guard lock(prepared_mutex);
+      auto &ready = prepared[device % max_devices];
+      if (!ready.empty()) {
+        thread_workspace = std::move(ready.back());
+        ready.pop_back();
+      }
+    }
+    if (!thread_workspace) thread_workspace = make_workspace();
+  }
+  // The worker's streams change from task to task (CSS_GPU_STREAMS), so the
+  // handle follows the stream of the task at hand.
+  LU_CUSOLVER_CHECK(cusolverDnSetStream(thread_workspace->handle, css_cuda_stream()));
+  return *thread_workspace;
+}
+
+// cuSOLVER's pivots are 1-based rows of the panel; the example keeps LAPACK's
+// dgetrf convention, rows of the matrix.
+__global__ void offset_pivots(int *ipiv, int nb, int row0) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < nb) ipiv[r] += row0;
+}
+
+template <typename Real> void panel(int m, int lda, Real *P, int row0, int *ipiv) {
+  GetrfWorkspace &ws = getrf_workspace();
+  reserve(ws, m, lda, P);
+  LU_CUSOLVER_CHECK(getrf(ws, m, lda, P, ipiv));
+  offset_pivots<<<(NB + 255) / 256, 256, 0, css_cuda_stream()>>>(ipiv, NB, row0);
+  LU_CUDA_CHECK(cudaGetLastError());
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- the task bodies
+
+extern "C" void lu_slaswp_tile(int lda, float *U, int row0, const int *ipiv) {
+  apply_swaps(U, row0, U, row0, lda, ipiv, row0, row0 + NB, stream_plan(), css_cuda_stream());
+}
+extern "C" void lu_dlaswp_tile(int lda, double *U, int row0, const int *ipiv) {
+  apply_swaps(U, row0, U, row0, lda, ipiv, row0, row0 + NB, stream_plan(), css_cuda_stream());
+}
+extern "C" void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0, const int *ipiv) {
+  apply_swaps(U, row0, B, brow0, lda, ipiv, brow0, brow0 + NB, stream_plan(), css_cuda_stream());
+}
+extern "C" void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv) {
+  apply_swaps(U, row0, B, brow0, lda, ipiv, brow0, brow0 + NB, stream_plan(), css_cuda_stream());
+}
+extern "C" void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv) {
+  apply_swaps(C, row0, C, row0, lda, ipiv, row0, row0 + m, stream_plan(), css_cuda_stream());
+}
+extern "C" void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv) {
+  apply_swaps(C, row0, C, row0, lda, ipiv, row0, row0 + m, stream_plan(), css_cuda_stream());
+}
+
+extern "C" void lu_strsm(int lda, const float *L, float *U) {
+  LU_CUBLAS_CHECK(trsm(css_cublas_handle(), lda, L, U));
+}
+extern "C" void lu_dtrsm(int lda, const double *L, double *U) {
+  LU_CUBLAS_CHECK(trsm(css_cublas_handle(), lda, L, U));
+}
+extern "C" void lu_sgemm(int lda, const float *L, const float *U, float *C) {
+  LU_CUBLAS_CHECK(gemm(css_cublas_handle(), lda, L, U, C));
+}
+extern "C" void lu_dgemm(int lda, const double *L, const double *U, double *C) {
+  LU_CUBLAS_CHECK(gemm(css_cublas_handle(), lda, L, U, C));
+}
+
+extern "C" void lu_spanel_gpu(int m, int lda, float *P, int row0, int *ipiv) {
+  panel(m, lda, P, row0, ipiv);
+}
+extern "C" void lu_dpanel_gpu(int m, int lda, double *P, int row0, int *ipiv) {
+  panel(m, lda, P, row0, ipiv);
+}
+
+// ---------------------------------------------------------------- before the clock starts
+
+namespace {
+
+template <typename Real> __global__ void set_identity(Real *A, int rows, int cols, int ld) {
+  long e = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (e < (long)rows * cols) A[e / rows * ld + e % rows] = e % rows == e / rows ? Real(1) : Real(0);
+}
+
+// Runs once, on the current GPU and on tiles of the run's size, every kernel
+// the run will use, so that their modules are loaded before the clock starts:
+// CUDA loads a kernel's module at its first launch (lazy loading, the default
+// since CUDA 12.2), which takes milliseconds for cuBLAS's and cuSOLVER's. A
+// 2 NB x NB identity panel (leading dimension 2 NB) keeps every kernel finite.
+template <typename Real> void warm_up(GetrfWorkspace *ws, int *plan) {
+  const int ld = 2 * NB;
+  Real *panel_buffer = nullptr;
+  int *ipiv = nullptr;
+  LU_CUDA_CHECK(cudaMalloc(&panel_buffer, sizeof(Real) * ld * NB));
+  LU_CUDA_CHECK(cudaMalloc(&ipiv, sizeof(int) * NB));
+  set_identity<<<(ld * NB + 255) / 256, 256>>>(panel_buffer, ld, NB, ld);
+  LU_CUDA_CHECK(cudaGetLastError());
+  cublasHandle_t handle = nullptr;
+  LU_CUBLAS_CHECK(cublasCreate(&handle));
+  Real *top = panel_buffer, *below = panel_buffer + NB;
+  if (ws != nullptr) {
+    LU_CUSOLVER_CHECK(cusolverDnSetStream(ws->handle, nullptr));
+    reserve(*ws, ld, ld, panel_buffer);
+    LU_CUSOLVER_CHECK(getrf(*ws, ld, ld, panel_buffer, ipiv));
+    offset_pivots<<<(NB + 255) / 256, 256>>>(ipiv, NB, 0);
+    LU_CUDA_CHECK(cudaGetLastError());
+  } else {
+    std::vector<int> identity(NB);
+    for (int r = 0; r < NB; r++)
+      identity[r] = r + 1;
+    LU_CUDA_CHECK(cudaMemcpy(ipiv, identity.data(), sizeof(int) * NB, cudaMemcpyHostToDevice));
+  }
+  // The identity's pivots are the identity: the swaps plan no moves, but
+  // both kernels of each precision's swaps run.
+  apply_swaps(top, 0, below, NB, ld, ipiv, 0, ld, plan, nullptr);
+  LU_CUBLAS_CHECK(trsm(handle, ld, top, below));
+  LU_CUBLAS_CHECK(gemm(handle, ld, top, top, below));
+  LU_CUDA_CHECK(cudaDeviceSynchronize());
+  LU_CUBLAS_CHECK(cublasDestroy(handle));
+  LU_CUDA_CHECK(cudaFree(panel_buffer));
+  LU_CUDA_CHECK(cudaFree(ipiv));
+}
+
+int env_count(const char *name, int fallback) {
+  const char *text = std::getenv(name);
+  int value = text != nullptr && *text != '\0' ? std::atoi(text) : 0;
+  return value > 0 ? value : fallback;
+}
+
+} // namespace
+
+extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
+  if (NB > 4096) {
+    // move_rows holds at most moves_per_thread moves per thread in blocks of
+    // at most 1024 threads.
+    std::fprintf(stderr, "lu: the GPU swap kernels take tiles of at most 4096 rows (-t %d)\n", NB);
+    std::exit(2);
+  }
+  // Every worker thread of a GPU (one per partition, CSS_GPU_PARTITIONS) gets
+  // a getrf set, and each of its compute streams (CSS_GPU_STREAMS, 3 by
+  // default) a plan buffer.
+  const int partitions = env_count("CSS_GPU_PARTITIONS", 1);
+  const int streams = env_count("CSS_GPU_STREAMS", 3);
+  int count = lu_cuda_device_count(), current = 0;
+  LU_CUDA_CHECK(cudaGetDevice(&current));
+  for (int device = 0; device < count && device < max_devices; ++device) {
+    LU_CUDA_CHECK(cudaSetDevice(device));
+    const std::size_t plan_shared = sizeof(int) * 4 * NB;
+    if (plan_shared > 48 * 1024)
+      LU_CUDA_CHECK(
+          cudaFuncSetAttribute(plan_swaps, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan_shared));
+    std::vector<std::unique_ptr<GetrfWorkspace>> sets;
+    for (int p = 0; gpu_panel && p < partitions; ++p) {
+      sets.push_back(make_workspace());
+      // The tallest panel, the first, needs the most workspace (checked for
+      // every panel height: cuSOLVER does not promise monotone sizes).
+      for (int row0 = 0; row0 < n; row0 += NB) {
+        if (prec == 'd')
+          reserve(*sets.back(), n - row0, lda, static_cast<double *>(nullptr));
+        else
+          reserve(*sets.back(), n - row0, lda, static_cast<float *>(nullptr));
+      }
+    }
+    std::vector<PlanBuffer> plans;
+    for (int s = 0; s < partitions * streams; ++s) {
+      plans.push_back(PlanBuffer{nullptr, nullptr, plan_ints(NB)});
+      LU_CUDA_CHECK(cudaMalloc(&plans.back().plan, sizeof(int) * plans.back().ints));
+    }
+    GetrfWorkspace *ws = sets.empty() ? nullptr : sets.front().get();
+    if (prec == 'd')
+      warm_up<double>(ws, plans.front().plan);
+    else
+      warm_up<float>(ws, plans.front().plan);
+    std::lock_guard lock(prepared_mutex);
+    for (auto &set : sets)
+      prepared[device].push_back(std::move(set));
+    std::lock_guard plans_lock(spare_plans_mutex);
+    for (PlanBuffer &p : plans)
+      spare_plans[device].push_back(p);
+  }
+  LU_CUDA_CHECK(cudaSetDevice(current));
+}
+
+extern "C" int lu_cuda_device_count(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError(); // clear the sticky error of a machine without a driver
+    return 0;
+  }
+  return count;
+}

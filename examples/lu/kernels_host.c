@@ -1,0 +1,114 @@
+/*
+ * kernels_host.c: the host bodies of the LU example: thin wrappers over
+ * LAPACKE and CBLAS on strided parts of the column-major matrix (leading
+ * dimension lda).
+ *
+ * The panel always exists here (the CUDA build adds lu_?panel_gpu). The
+ * swaps, trsm and gemm run here only in the sequential and host-only builds;
+ * the CUDA build takes them from kernels_cuda.cu.
+ */
+#include "lu_tasks.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The tasks pass pivots as int (what cuSOLVER writes too); LAPACKE takes
+ * lapack_int, which is int unless LAPACK was built with 64-bit integers. */
+_Static_assert(sizeof(lapack_int) == sizeof(int), "the example needs LAPACKE with 32-bit integers");
+
+/* ---------------------------------------------------------------- the panel (LAPACKE)
+ *
+ * A task cannot return an error, so a failure is reported here; the check
+ * then fails too. info > 0 (an exactly zero pivot) leaves the factors
+ * complete but U singular: reported, as LAPACK's dgetrf does. */
+
+void lu_spanel(int m, int lda, float *P, int row0, int *ipiv) {
+  lapack_int info = LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, m, NB, P, lda, ipiv);
+  if (info != 0) fprintf(stderr, "lu_spanel: LAPACKE_sgetrf at row %d: info=%d\n", row0, (int)info);
+  for (int r = 0; r < NB; r++) /* the panel's rows are rows row0 .. of the matrix */
+    ipiv[r] += row0;
+}
+
+void lu_dpanel(int m, int lda, double *P, int row0, int *ipiv) {
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, NB, P, lda, ipiv);
+  if (info != 0) fprintf(stderr, "lu_dpanel: LAPACKE_dgetrf at row %d: info=%d\n", row0, (int)info);
+  for (int r = 0; r < NB; r++)
+    ipiv[r] += row0;
+}
+
+/* ---------------------------------------------------------------- swaps, trsm, gemm (host builds) */
+
+#ifndef GPUSS_LU_CUDA
+
+/* The interchanges relative to a block's first row (1-based, as laswp takes
+ * them): those whose pivot lies in [0, rows) of the block, the others made
+ * no-ops (row r with itself), as is a pivot that no panel wrote (0). */
+static lapack_int *relative_pivots(const int *ipiv, int row0, int rows) {
+  lapack_int *local = malloc(sizeof(lapack_int) * (size_t)NB);
+  if (local == NULL) {
+    fprintf(stderr, "lu: out of memory for %d pivots\n", NB);
+    exit(1);
+  }
+  for (int r = 0; r < NB; r++) {
+    int p = ipiv[r] - 1 - row0;
+    local[r] = p >= 0 && p < rows ? p + 1 : r + 1;
+  }
+  return local;
+}
+
+void lu_slaswp_tile(int lda, float *U, int row0, const int *ipiv) {
+  lapack_int *local = relative_pivots(ipiv, row0, NB);
+  LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, U, lda, 1, NB, local, 1);
+  free(local);
+}
+void lu_dlaswp_tile(int lda, double *U, int row0, const int *ipiv) {
+  lapack_int *local = relative_pivots(ipiv, row0, NB);
+  LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, U, lda, 1, NB, local, 1);
+  free(local);
+}
+
+/* Row r of U (global row0 + r) with row p of B (global brow0 + p), in the
+ * order of r, for the pivots that fall in B. */
+void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0, const int *ipiv) {
+  (void)row0;
+  for (int r = 0; r < NB; r++) {
+    int p = ipiv[r] - 1 - brow0;
+    if (p >= 0 && p < NB) cblas_sswap(NB, U + r, lda, B + p, lda);
+  }
+}
+void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv) {
+  (void)row0;
+  for (int r = 0; r < NB; r++) {
+    int p = ipiv[r] - 1 - brow0;
+    if (p >= 0 && p < NB) cblas_dswap(NB, U + r, lda, B + p, lda);
+  }
+}
+
+void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv) {
+  lapack_int *local = relative_pivots(ipiv, row0, m);
+  LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, C, lda, 1, NB, local, 1);
+  free(local);
+}
+void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv) {
+  lapack_int *local = relative_pivots(ipiv, row0, m);
+  LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, C, lda, 1, NB, local, 1);
+  free(local);
+}
+
+void lu_strsm(int lda, const float *L, float *U) {
+  cblas_strsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, NB, NB, 1.0f, L, lda, U, lda);
+}
+void lu_dtrsm(int lda, const double *L, double *U) {
+  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, NB, NB, 1.0, L, lda, U, lda);
+}
+
+void lu_sgemm(int lda, const float *L, const float *U, float *C) {
+  cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NB, NB, NB, -1.0f, L, lda, U, lda, 1.0f, C, lda);
+}
+void lu_dgemm(int lda, const double *L, const double *U, double *C) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NB, NB, NB, -1.0, L, lda, U, lda, 1.0, C, lda);
+}
+
+#endif /* !GPUSS_LU_CUDA */

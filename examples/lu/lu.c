@@ -1,0 +1,641 @@
+/*
+ * lu.c: LU factorisation with partial pivoting, PA = LU, of one column-major
+ * matrix (LAPACK's dgetrf, right-looking and blocked), the driver that times
+ * it, and a check.
+ *
+ *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]
+ *      [--gpu-panel] [--prelocked]
+ *
+ * The matrix is one malloc'd array in column-major order with leading
+ * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
+ * It is factored panel by panel, NB columns at a time. Step k
+ *
+ *   1. factors the panel, rows k NB .. n-1 of block column k, choosing a
+ *      pivot row in each of its columns (one task over the panel's strided
+ *      region; its pivots are a task output);
+ *   2. applies the panel's row interchanges to every other block column, on
+ *      the left (the computed L) as on the right (tile tasks, or one task per
+ *      block column with --swaps columns);
+ *   3. solves for the block row of U right of the panel, U(k, j) :=
+ *      L(k, k)^-1 A(k, j) (a tile task per j);
+ *   4. updates the trailing matrix, A(i, j) -= L(i, k) U(k, j) (a tile task
+ *      per i, j > k).
+ *
+ * Every task names strided 2-D regions of the one array (lu_tasks.h). Built
+ * through gpuss-translate each kernel call is a task and the runtime orders
+ * them by those regions: the panel of step k+1 needs only its own block
+ * column's updates of step k, so it runs while step k updates the columns
+ * further right (the look-ahead of hand-written LU codes, here from the
+ * dataflow alone). Built by a plain C compiler the pragmas are ignored and
+ * this is LAPACK's algorithm in order. The last line of output is
+ *
+ *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns
+ *      memory=first-run|prelocked seconds=.. gflops=.. check=PASS|FAIL|skipped
+ *
+ * (one line). memory=first-run (the default): the matrix is written by plain
+ * loops into malloc'd memory the runtime has never seen, and the one timed
+ * run pays for page-locking it, copying it in and the factors out.
+ * --prelocked: the matrix is factored once untimed first, written again, and
+ * the second run is timed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "lu_matrix.h"
+#include "lu_tasks.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GPUSS_LU_RUNTIME
+#include <gpuss.h> /* css_start, css_finish: not spelled as pragmas */
+#endif
+
+int NB = 256; /* tile size; the task items [NB][lda]T[0;NB][0;NB] read it at each submit */
+
+/* ---------------------------------------------------------------- the panel: host or GPU */
+
+static void spanel(int m, int lda, float *P, int row0, int *ipiv, bool gpu) {
+#ifdef GPUSS_LU_CUDA
+  if (gpu) {
+    lu_spanel_gpu(m, lda, P, row0, ipiv);
+    return;
+  }
+#endif
+  (void)gpu;
+  lu_spanel(m, lda, P, row0, ipiv);
+}
+
+static void dpanel(int m, int lda, double *P, int row0, int *ipiv, bool gpu) {
+#ifdef GPUSS_LU_CUDA
+  if (gpu) {
+    lu_dpanel_gpu(m, lda, P, row0, ipiv);
+    return;
+  }
+#endif
+  (void)gpu;
+  lu_dpanel(m, lda, P, row0, ipiv);
+}
+
+/* ---------------------------------------------------------------- the algorithm */
+
+/*
+ * Step k's interchanges on block column j (j != k), rows r0 .. n-1.
+ *
+ * As tile tasks: the panel's pivot rows lie anywhere from r0 down, so one
+ * interchange can involve tile (k, j) and any tile below it. The interchanges
+ * with both rows in tile (k, j) go first (laswp_tile); then, for each tile
+ * (i, j) below, those between it and tile (k, j) (swap_tiles, one task per i,
+ * most of which find nothing to do at large n). Interchanges of different
+ * lower tiles share no row, so they commute, and none of them shares a row
+ * with an earlier one within tile (k, j) that it would have to follow: the
+ * result is LAPACK's (docs/lu.md). Each task names the tiles the trsm and
+ * gemm tasks name, so on a GPU the swaps work on the same copies.
+ *
+ * With --swaps columns, one task over the block column's rows r0 .. n-1, as
+ * LAPACK's dlaswp does: fewer tasks, but its region overlaps the tiles of the
+ * other tasks in bytes without being any of them (docs/lu.md, what that costs
+ * on devices).
+ */
+static void sswap_block_column(int n, float *A, int lda, int *ipiv, int k, int j, bool column_swaps) {
+  const int nt = n / NB, r0 = k * NB;
+  float *top = A + (size_t)j * NB * lda + r0; /* tile (k, j) */
+  if (column_swaps) {
+    lu_slaswp_column(n - r0, lda, top, r0, ipiv + r0);
+    return;
+  }
+  lu_slaswp_tile(lda, top, r0, ipiv + r0);
+  for (int i = k + 1; i < nt; i++)
+    lu_sswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+}
+
+static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int j, bool column_swaps) {
+  const int nt = n / NB, r0 = k * NB;
+  double *top = A + (size_t)j * NB * lda + r0; /* tile (k, j) */
+  if (column_swaps) {
+    lu_dlaswp_column(n - r0, lda, top, r0, ipiv + r0);
+    return;
+  }
+  lu_dlaswp_tile(lda, top, r0, ipiv + r0);
+  for (int i = k + 1; i < nt; i++)
+    lu_dswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+}
+
+/* A's tile (i, j): NB x NB from row i NB, column j NB. */
+#define TILE(A, i, j) ((A) + ((size_t)(j)*NB) * lda + (size_t)(i)*NB)
+
+static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel) {
+  const int nt = n / NB;
+  for (int k = 0; k < nt; k++) {
+    const int r0 = k * NB;
+    spanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
+    for (int j = k + 1; j < nt; j++) {
+      sswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
+      lu_strsm(lda, TILE(A, k, k), TILE(A, k, j));             /* 3 */
+      for (int i = k + 1; i < nt; i++)
+        lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+    }
+    /* 2, left of the panel: only the final L needs these, nothing later in
+     * the factorisation reads them, so they come last in the step. */
+    for (int j = 0; j < k; j++)
+      sswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+  }
+}
+
+static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel) {
+  const int nt = n / NB;
+  for (int k = 0; k < nt; k++) {
+    const int r0 = k * NB;
+    dpanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
+    for (int j = k + 1; j < nt; j++) {
+      dswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
+      lu_dtrsm(lda, TILE(A, k, k), TILE(A, k, j));             /* 3 */
+      for (int i = k + 1; i < nt; i++)
+        lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+    }
+    for (int j = 0; j < k; j++) /* 2, left of the panel */
+      dswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+  }
+}
+
+/* ---------------------------------------------------------------- the matrix */
+
+static char PREC = 'd';
+static int N, LDA;
+static double *Ad; /* one of the two, lda x n */
+static float *As;
+static int *IPIV; /* n pivots, 1-based global rows */
+
+/* Element (r, c) as stored, in double. */
+static inline double stored(long r, long c) {
+  size_t e = (size_t)c * LDA + (size_t)r;
+  return PREC == 'd' ? Ad[e] : (double)As[e];
+}
+
+/* Work on the columns in parallel: plain threads, not tasks (the runtime must
+ * not see the matrix before the timed run), as many as the machine has
+ * cores. Thread t gets columns [first, last). */
+typedef void column_work(long first, long last, int thread, void *context);
+
+enum { max_threads = 64 };
+
+struct column_job {
+  column_work *work;
+  void *context;
+  long first, last;
+  int thread;
+};
+
+static void *column_worker(void *arg) {
+  struct column_job *job = arg;
+  job->work(job->first, job->last, job->thread, job->context);
+  return NULL;
+}
+
+static int thread_count(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores < 1 ? 1 : cores > max_threads ? max_threads : (int)cores;
+}
+
+static void for_columns(long n, column_work *work, void *context) {
+  const int threads = thread_count();
+  pthread_t ids[max_threads];
+  bool started[max_threads] = {false};
+  struct column_job jobs[max_threads];
+  for (int t = 0; t < threads; t++) {
+    jobs[t] = (struct column_job){work, context, n * t / threads, n * (t + 1) / threads, t};
+    started[t] = t > 0 && pthread_create(&ids[t], NULL, column_worker, &jobs[t]) == 0;
+  }
+  for (int t = 0; t < threads; t++) /* share 0, and any share whose thread did not start */
+    if (!started[t]) column_worker(&jobs[t]);
+  for (int t = 1; t < threads; t++)
+    if (started[t]) pthread_join(ids[t], NULL);
+}
+
+/* Columns [first, last) of A: the test matrix; the rows between n and lda,
+ * which no task names, are NaN, so that a kernel that strayed into them
+ * would spoil the factors. */
+static void fill_columns(long first, long last, int thread, void *context) {
+  (void)thread;
+  (void)context;
+  for (long c = first; c < last; c++) {
+    size_t col = (size_t)c * LDA;
+    if (PREC == 'd') {
+      for (long r = 0; r < N; r++)
+        Ad[col + r] = lu_element(r, c);
+      for (long r = N; r < LDA; r++)
+        Ad[col + r] = NAN;
+    } else {
+      for (long r = 0; r < N; r++)
+        As[col + r] = (float)lu_element(r, c);
+      for (long r = N; r < LDA; r++)
+        As[col + r] = NAN;
+    }
+  }
+}
+
+/* The matrix, and pivots that no panel has written yet: 0, a row that does
+ * not exist, which the swaps ignore and the check reports. */
+static void fill_matrix(void) {
+  for_columns(N, fill_columns, NULL);
+  memset(IPIV, 0, sizeof(int) * (size_t)N);
+}
+
+/* ---------------------------------------------------------------- the check
+ *
+ * At any n: a random vector x, y = A x taken before the run, then
+ *
+ *   |P y - L (U x)|_1 / (n |A|_1 |x|_1 eps)
+ *
+ * from the factors and pivots the run left in host memory: (PA - LU) x
+ * relative to the scale of the product, O(n^2) work. For n <= 2048 also the
+ * whole |PA - LU|_1 / (n |A|_1 eps), LAPACK's test ratio, for our factors and
+ * for LAPACKE's ?getrf of the same matrix in the same precision. */
+
+struct products {
+  const double *in; /* the vector multiplied */
+  double *partial;  /* thread t's sum in partial[t * n ...] */
+  double *col_sums; /* |A|_1 per column, for the norm */
+};
+
+/* partial_t += A(:, c) in[c] and col_sums[c] = sum_r |A(r, c)|. */
+static void times_a(long first, long last, int thread, void *context) {
+  struct products *p = context;
+  double *y = p->partial + (size_t)thread * N;
+  for (long c = first; c < last; c++) {
+    double xc = p->in[c], sum = 0;
+    for (long r = 0; r < N; r++) {
+      double a = stored(r, c);
+      y[r] += a * xc;
+      sum += fabs(a);
+    }
+    p->col_sums[c] = sum;
+  }
+}
+
+/* partial_t += U(0..c, c) in[c]: U, the upper triangle with its diagonal. */
+static void times_u(long first, long last, int thread, void *context) {
+  struct products *p = context;
+  double *y = p->partial + (size_t)thread * N;
+  for (long c = first; c < last; c++) {
+    double xc = p->in[c];
+    for (long r = 0; r <= c; r++)
+      y[r] += stored(r, c) * xc;
+  }
+}
+
+/* partial_t += L(c+1.., c) in[c]: L's strict lower triangle (its diagonal is 1). */
+static void times_l(long first, long last, int thread, void *context) {
+  struct products *p = context;
+  double *y = p->partial + (size_t)thread * N;
+  for (long c = first; c < last; c++) {
+    double xc = p->in[c];
+    for (long r = c + 1; r < N; r++)
+      y[r] += stored(r, c) * xc;
+  }
+}
+
+/* out := sum of the threads' partial vectors (+ out, when accumulate). */
+static void multiply(column_work *work, const double *in, double *out, bool accumulate, double *col_sums) {
+  const int threads = thread_count();
+  double *partial = calloc((size_t)threads * N, sizeof(double));
+  if (partial == NULL) {
+    fprintf(stderr, "lu: out of memory for the check\n");
+    exit(1);
+  }
+  struct products p = {in, partial, col_sums};
+  for_columns(N, work, &p);
+  for (long r = 0; r < N; r++) {
+    double sum = accumulate ? out[r] : 0;
+    for (int t = 0; t < threads; t++)
+      sum += partial[(size_t)t * N + r];
+    out[r] = sum;
+  }
+  free(partial);
+}
+
+static double norm1(const double *v, long n) {
+  double sum = 0;
+  for (long e = 0; e < n; e++)
+    sum += fabs(v[e]);
+  return sum;
+}
+
+/* |PA - LU|_1 / (n |A|_1 eps) for the factors F (n x n, leading dimension
+ * n) and pivots ipiv of the test matrix in precision PREC. Overwrites F. */
+static double factor_residual(double *F, const int *ipiv, double eps) {
+  const long n = N;
+  double *PA = malloc(sizeof(double) * n * n);
+  if (PA == NULL) return INFINITY;
+  for (long c = 0; c < n; c++)
+    for (long r = 0; r < n; r++) {
+      double a = lu_element(r, c);
+      PA[c * n + r] = PREC == 'd' ? a : (double)(float)a;
+    }
+  double anorm = 0;
+  for (long c = 0; c < n; c++) {
+    double sum = 0;
+    for (long r = 0; r < n; r++)
+      sum += fabs(PA[c * n + r]);
+    anorm = fmax(anorm, sum);
+  }
+  LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, (lapack_int)n, PA, (lapack_int)n, 1, (lapack_int)n,
+                      (lapack_int *)ipiv, 1);
+  /* LU := L U: U (F's upper triangle, zeros below) times L (F's strict lower
+   * triangle, unit diagonal), in place by trmm. */
+  double *LU = calloc((size_t)n * n, sizeof(double));
+  if (LU == NULL) {
+    free(PA);
+    return INFINITY;
+  }
+  for (long c = 0; c < n; c++)
+    for (long r = 0; r <= c; r++)
+      LU[c * n + r] = F[c * n + r];
+  cblas_dtrmm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int)n, (int)n, 1.0, F, (int)n,
+              LU, (int)n);
+  double rnorm = 0;
+  for (long c = 0; c < n; c++) {
+    double sum = 0;
+    for (long r = 0; r < n; r++)
+      sum += fabs(PA[c * n + r] - LU[c * n + r]);
+    rnorm = fmax(rnorm, sum);
+  }
+  free(PA);
+  free(LU);
+  return rnorm / ((double)n * anorm * eps);
+}
+
+/* The whole-matrix ratio for our factors, and for LAPACKE's ?getrf of the
+ * same matrix; *same_pivots counts the pivots that agree. */
+static void compare_with_lapack(double eps, double *ours, double *lapack, int *same_pivots) {
+  const long n = N;
+  double *F = malloc(sizeof(double) * n * n);
+  int *piv = malloc(sizeof(int) * n);
+  float *Fs = PREC == 's' ? malloc(sizeof(float) * n * n) : NULL;
+  *ours = *lapack = INFINITY;
+  *same_pivots = 0;
+  if (F == NULL || piv == NULL || (PREC == 's' && Fs == NULL)) goto done;
+  for (long c = 0; c < n; c++)
+    for (long r = 0; r < n; r++)
+      F[c * n + r] = stored(r, c);
+  *ours = factor_residual(F, IPIV, eps);
+
+  lapack_int info;
+  if (PREC == 'd') {
+    for (long c = 0; c < n; c++)
+      for (long r = 0; r < n; r++)
+        F[c * n + r] = lu_element(r, c);
+    info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, F, (lapack_int)n, piv);
+  } else {
+    for (long c = 0; c < n; c++)
+      for (long r = 0; r < n; r++)
+        Fs[c * n + r] = (float)lu_element(r, c);
+    info = LAPACKE_sgetrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n, Fs, (lapack_int)n, piv);
+    for (long e = 0; e < n * n; e++)
+      F[e] = Fs[e];
+  }
+  if (info < 0) goto done;
+  for (long r = 0; r < n; r++)
+    *same_pivots += piv[r] == IPIV[r];
+  *lapack = factor_residual(F, piv, eps);
+done:
+  free(F);
+  free(Fs);
+  free(piv);
+}
+
+/* ---------------------------------------------------------------- the driver */
+
+static void usage(const char *message) {
+  fprintf(stderr,
+          "lu: %s\n"
+          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns] [--gpu-panel]\n"
+          "          [--prelocked]\n"
+          "  -n N            matrix order (default 4096); a multiple of NB\n"
+          "  -t NB           tile size (default 256)\n"
+          "  --lda LDA       leading dimension, at least N (default N)\n"
+          "  -p s|d          precision (default d)\n"
+          "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
+          "  --swaps tiles   row interchanges as tile tasks (the default)\n"
+          "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
+          "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
+          "  --prelocked     factor once untimed first, write A again and time the second run\n"
+          "                  (memory=prelocked); default: the first run (memory=first-run)\n",
+          message);
+  exit(2);
+}
+
+static long parse_positive(const char *text, const char *what) {
+  char *end = NULL;
+  long value = text ? strtol(text, &end, 10) : 0;
+  if (text == NULL || *end != '\0' || value <= 0) {
+    char message[128];
+    snprintf(message, sizeof message, "%s needs a positive integer", what);
+    usage(message);
+  }
+  return value;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int env_int(const char *name, int fallback) {
+  const char *text = getenv(name);
+  return text != NULL && *text != '\0' ? atoi(text) : fallback;
+}
+
+/* The accelerators the runtime drives, as far as this program can tell. */
+static int accelerators_in_use(void) {
+  int sim = env_int("CSS_SIM_DEVICES", 0);
+#ifdef GPUSS_LU_CUDA
+  int gpus = lu_cuda_device_count();
+  int wanted = env_int("CSS_NUM_GPUS", -1);
+  if (wanted >= 0 && wanted < gpus) gpus = wanted;
+  return gpus > 0 ? gpus * env_int("CSS_GPU_PARTITIONS", 1) : sim;
+#else
+  return sim;
+#endif
+}
+
+static void run(bool column_swaps, bool gpu_panel) {
+  if (PREC == 'd')
+    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel);
+  else
+    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel);
+}
+
+int main(int argc, char **argv) {
+  long n = 4096, nb = 256, lda = 0;
+  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false;
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "-n") == 0)
+      n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
+    else if (strcmp(argv[a], "-t") == 0)
+      nb = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-t");
+    else if (strcmp(argv[a], "--lda") == 0)
+      lda = parse_positive(a + 1 < argc ? argv[++a] : NULL, "--lda");
+    else if (strcmp(argv[a], "-p") == 0) {
+      const char *p = a + 1 < argc ? argv[++a] : "";
+      if (strcmp(p, "s") != 0 && strcmp(p, "d") != 0) usage("-p takes s or d");
+      PREC = p[0];
+    } else if (strcmp(argv[a], "--check") == 0)
+      check = true;
+    else if (strcmp(argv[a], "--swaps") == 0) {
+      const char *s = a + 1 < argc ? argv[++a] : "";
+      if (strcmp(s, "tiles") != 0 && strcmp(s, "columns") != 0) usage("--swaps takes tiles or columns");
+      column_swaps = s[0] == 'c';
+    } else if (strcmp(argv[a], "--gpu-panel") == 0)
+      gpu_panel = true;
+    else if (strcmp(argv[a], "--prelocked") == 0)
+      prelocked = true;
+    else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)
+      usage("help");
+    else {
+      char message[256];
+      snprintf(message, sizeof message, "unknown argument '%s'", argv[a]);
+      usage(message);
+    }
+  }
+  if (lda == 0) lda = n;
+  if (n % nb != 0) usage("n must be a multiple of the tile size");
+  if (lda < n) usage("lda must be at least n");
+  if (lda >= (1L << 30) || n >= (1L << 30)) usage("n or lda too large"); /* int rows, pivots and ld */
+#ifndef GPUSS_LU_CUDA
+  if (gpu_panel) {
+    fprintf(stderr, "lu: --gpu-panel needs the CUDA build (configure with the CUDA toolkit)\n");
+    return 2;
+  }
+#endif
+  NB = (int)nb;
+  N = (int)n;
+  LDA = (int)lda;
+  const size_t elem = PREC == 'd' ? sizeof(double) : sizeof(float);
+
+  /* One allocation for the whole matrix: memory the runtime has never seen. */
+  void *matrix = malloc(elem * (size_t)lda * (size_t)n);
+  IPIV = malloc(sizeof(int) * (size_t)n);
+  if (matrix == NULL || IPIV == NULL) {
+    fprintf(stderr, "lu: out of memory for a %ld x %ld matrix\n", lda, n);
+    return 1;
+  }
+  if (PREC == 'd')
+    Ad = matrix;
+  else
+    As = matrix;
+  fill_matrix();
+
+  /* The check needs A x and |A|_1: taken now, from the matrix itself. */
+  double *x = NULL, *y = NULL, *col_sums = NULL, anorm = 0;
+  if (check) {
+    x = malloc(sizeof(double) * n);
+    y = malloc(sizeof(double) * n);
+    col_sums = malloc(sizeof(double) * n);
+    if (x == NULL || y == NULL || col_sums == NULL) {
+      fprintf(stderr, "lu: out of memory for the check\n");
+      return 1;
+    }
+    for (long e = 0; e < n; e++)
+      x[e] = lu_element(n + e, e); /* not an element of A: another random number in [-0.5, 0.5) */
+    multiply(times_a, x, y, false, col_sums);
+    for (long c = 0; c < n; c++)
+      anorm = fmax(anorm, col_sums[c]);
+  }
+
+#ifdef GPUSS_LU_RUNTIME
+  /* Bring the runtime (and the GPUs) up now, so their start-up is not timed. */
+  css_start();
+#endif
+#ifdef GPUSS_LU_CUDA
+  if (lu_cuda_device_count() > 0) lu_gpu_prepare(PREC, N, LDA, gpu_panel);
+#endif
+
+  if (prelocked) {
+    run(column_swaps, gpu_panel);
+#pragma css barrier
+    fill_matrix();
+  }
+
+  /* The timed part: from the first submit until the factors and pivots are back in host memory. */
+  double start = now_seconds();
+  run(column_swaps, gpu_panel);
+#pragma css barrier
+  double seconds = now_seconds() - start;
+
+  const char *verdict = "skipped";
+  if (check) {
+    const double eps = PREC == 'd' ? DBL_EPSILON : FLT_EPSILON;
+    /* LAPACK's test programs pass a factorisation whose ratio is below 30. */
+    const double threshold = 30;
+    double *ux = malloc(sizeof(double) * n), *lux = malloc(sizeof(double) * n);
+    if (ux == NULL || lux == NULL) {
+      fprintf(stderr, "lu: out of memory for the check\n");
+      return 1;
+    }
+    multiply(times_u, x, ux, false, NULL);  /* U x */
+    memcpy(lux, ux, sizeof(double) * n);    /* L's unit diagonal */
+    multiply(times_l, ux, lux, true, NULL); /* L (U x) */
+    bool pivots_valid = true;
+    for (long r = 0; r < n; r++) { /* y := P y, the interchanges in order */
+      long p = IPIV[r] - 1;
+      if (p < r || p >= n) {
+        pivots_valid = false;
+        break;
+      }
+      double t = y[r];
+      y[r] = y[p];
+      y[p] = t;
+    }
+    for (long r = 0; r < n; r++)
+      lux[r] -= y[r];
+    double ratio = pivots_valid ? norm1(lux, n) / ((double)n * anorm * norm1(x, n) * eps) : INFINITY;
+    bool pass = ratio < threshold;
+    printf("check: |PAx - LUx|_1 / (n |A|_1 |x|_1 eps) = %.3e (threshold %.0f)%s\n", ratio, threshold,
+           pivots_valid ? "" : "; a pivot is out of range");
+    if (n <= 2048 && pivots_valid) {
+      double ours, lapack;
+      int same;
+      compare_with_lapack(eps, &ours, &lapack, &same);
+      printf("check: |PA - LU|_1 / (n |A|_1 eps) = %.3e, LAPACKE %cgetrf's = %.3e (threshold %.0f); "
+             "%d of %ld pivots as LAPACKE's\n",
+             ours, PREC, lapack, threshold, same, n);
+      pass = pass && ours < threshold;
+    }
+    verdict = pass ? "PASS" : "FAIL";
+    free(ux);
+    free(lux);
+  }
+
+#ifdef GPUSS_LU_RUNTIME
+  /* Finish before the summary so that the runtime's own output (CSS_STATS)
+   * comes first and the summary stays the last line. */
+  fflush(stdout);
+  css_finish();
+#endif
+  const char *policy = getenv("CSS_CACHE_POLICY");
+  if (policy == NULL || *policy == '\0') policy = "wb";
+  /* 2 n^3 / 3, the leading term of LU's flop count (as vendors report it). */
+  double gflops = 2.0 * (double)n * n * n / 3.0 / seconds / 1e9;
+  printf(
+      "lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s memory=%s seconds=%.6f gflops=%.2f "
+      "check=%s\n",
+      n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
+      column_swaps ? "columns" : "tiles", prelocked ? "prelocked" : "first-run", seconds, gflops, verdict);
+
+  free(matrix);
+  free(IPIV);
+  free(x);
+  free(y);
+  free(col_sums);
+  return strcmp(verdict, "FAIL") == 0 ? 1 : 0;
+}
