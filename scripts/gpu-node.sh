@@ -270,6 +270,77 @@ if [[ $what == mpi ]]; then
   python3 "$root/scripts/mpi-trace-merge.py" "$out/mpi-trace.json" | tail -3
   (cd "$build" && ctest -L mpi --output-on-failure 2>&1 | tee "$out/ctest-mpi.log" | tail -8)
 fi
+if [[ $what == firstrun ]]; then
+  # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with
+  # plain loops and factors it once, so the runtime page-locks it inside the timed run (memory=first-run);
+  # --prelocked times a second factorization; CSS_PIN_THREADS=0 turns the pinning service off (each GPU
+  # worker locks as it copies). cusolverDn with the matrix already on the GPU in the same call.
+  # FIRSTRUN_SIZES picks the sizes (default "49152 65536").
+  echo "== first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
+  fr() { # label env... -- options...
+    local label=$1; shift
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    env CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
+      tee -a "$out/firstrun.log" | grep -E "^cholesky|^page-lock|css-stats" |
+      sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*/   \1 \2/' | sed "s/^/$label /"
+  }
+  for n in ${FIRSTRUN_SIZES:-49152 65536}; do
+    "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/firstrun.log"
+    fr first-run -- -n "$n" -p d
+    fr first-run -- -n "$n" -p d
+    fr pin-threads-0 CSS_PIN_THREADS=0 -- -n "$n" -p d
+    fr prelocked -- -n "$n" -p d --prelocked
+  done
+  "$build/bin/vendor_cholesky" --mode dn -n 49152 --prec s | tee -a "$out/firstrun.log"
+  fr first-run-single -- -n 49152 -p s
+  fr first-run-trace CSS_TRACE="$out/trace-firstrun-49152.json" -- -n 49152 -p d
+  python3 "$root/scripts/trace-summary.py" "$out/trace-firstrun-49152.json" --window 50 2>&1 | head -40
+fi
+if [[ $what == outofcore ]]; then
+  # Issue 20: data larger than the cache, memory page-locked before the clock (--prelocked) so that only
+  # out-of-core is measured; in core in the same call. CSS_EVICTION (lru, next-use) where the runtime has it.
+  echo "== out of core: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm --prelocked"
+  ooc() { # label env... -- options...
+    local label=$1; shift
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    env CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked "$@" 2>&1 |
+      tee -a "$out/outofcore.log" | grep -E "^cholesky|css-stats" |
+      grep -oE "^cholesky.*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_h2d=[0-9]+|bytes_d2h=[0-9]+|evictions[a-z_]*=[0-9]+|h2d_per_data=[0-9.]+" |
+      tr '\n' ' ' | sed "s/^/$label /"; echo
+  }
+  ooc in-core -- -n 65536
+  for eviction in ${OOC_EVICTIONS:-lru next-use}; do
+    ooc "12G-$eviction" CSS_GPU_MEMORY=12G CSS_EVICTION=$eviction -- -n 65536
+  done
+  if [[ ${OOC_LARGE:-1} == 1 ]]; then
+    for eviction in ${OOC_EVICTIONS:-lru next-use}; do
+      ooc "24G-$eviction" CSS_GPU_MEMORY=24G CSS_EVICTION=$eviction -- -n 131072
+    done
+  fi
+fi
+if [[ $what == ab18 ]]; then
+  # Issue 18: the restructured runtime against the commit before it, in the same call: the previous
+  # commit's tree is given as AB18_OLD (a checkout with its own .pretranslated), built beside this one;
+  # task_overhead and the one-GPU Cholesky (first run and prelocked) alternate between the two builds.
+  old_src="${AB18_OLD:?AB18_OLD names the old tree}"
+  old_build=/tmp/gpuss-old-build
+  cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSS_WITH_TRANSLATOR=OFF \
+    -DGPUSS_PRETRANSLATED_DIR="$old_src/.pretranslated" -DGPUSS_NVCC_FLAGS=-arch=sm_90 "${gtest[@]}" >"$out/cmake-old.log" 2>&1 ||
+    { tail -20 "$out/cmake-old.log"; exit 1; }
+  cmake --build "$old_build" --target cholesky task_overhead >"$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log"; exit 1; }
+  echo "== A/B (issue 18): old = $(cat "$old_src/.commit" 2>/dev/null), new = this tree"
+  for round in 1 2 3; do
+    for side in old new; do
+      b=$([[ $side == old ]] && echo "$old_build" || echo "$build")
+      for n in 49152; do
+        # The old example has no --prelocked: both run their default (the old one initialises by tasks).
+        line=$(CSS_STATS=1 "$b/bin/cholesky" -n $n -t 2048 -p d --gpu-potrf --inverse-trsm 2>&1 | grep -E "^cholesky")
+        echo "$side round=$round $line" | tee -a "$out/ab18.log" | grep -oE "^[a-z]+ round=[0-9]|n=[0-9]+|memory=[a-z-]+|gflops=[0-9.]+" | tr '\n' ' '; echo
+      done
+      "$b/bin/task_overhead" --cpus 2 2>&1 | tail -4 | sed "s/^/$side round=$round /" | tee -a "$out/ab18.log"
+    done
+  done
+fi
 if [[ $what == bench || $what == all ]]; then
   echo "== benchmark"
   "$root/bench/cholesky/run.sh" "$build" "$out/bench" "$@" 2>&1 | tail -40
