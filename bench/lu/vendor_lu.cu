@@ -1,24 +1,30 @@
 // vendor_lu.cu: the vendor baseline of the LU benchmark.
 //
-//   vendor_lu --mode dn|h2h -n N [--prec d|s] [--reps R]
+//   vendor_lu --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]
 //
 //   dn   cusolverDn<t>getrf with partial pivoting on GPU 0, the matrix already in device memory; only
 //        getrf is timed (issue 21's anchor: "cusolverDnDgetrf device-resident")
 //   h2h  the same with the matrix in pageable host memory: the copy in, getrf, and the copies out of the
 //        factors and the pivots, all timed (what a program that starts and ends with the matrix on the
 //        host pays, as the GPUSs example's first run does)
+//   mg   cusolverMgGetrf with partial pivoting over GPUs 0..K-1 (--gpus, default 1), 1-D
+//        column-block-cyclic with column blocks of T_A (--block, default 1024), the pivots distributed
+//        like the columns, the matrix generated in place on the GPUs; only getrf is timed, as in dn
+//        (double only)
 //
 // One untimed run first (cuSOLVER loads its kernels), then R runs (default 2), each on a freshly
 // generated matrix; the best is reported:
-//   vendor=<name> n=<n> gpus=1 prec=<p> seconds=<t> gflops=<g>
+//   vendor=<name> n=<n> gpus=<k> prec=<p> seconds=<t> gflops=<g>
 // or, when the matrix does not fit:
-//   vendor=<name> n=<n> gpus=1 prec=<p> status=skipped reason=<why>
+//   vendor=<name> n=<n> gpus=<k> prec=<p> status=skipped reason=<why>
 // GFLOP/s = (2/3) n^3 / seconds. The matrix is examples/lu's (lu_matrix.h), generated on the GPU.
 #include "cuda_check.h"
 #include "lu_matrix.h"
+#include "mg_layout.h"
 
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
+#include <cusolverMg.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,25 +33,30 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct Options {
   std::string mode = "dn";
   int64_t n = 8192;
+  int gpus = 1;
   char prec = 'd';
   int reps = 2;
+  int64_t block = 1024; // T_A, the column block of cusolverMg
 };
 
-const char *vendor_name(const Options &o) { return o.mode == "dn" ? "cusolverDn-getrf" : "cusolverDn-getrf-h2h"; }
+const char *vendor_name(const Options &o) {
+  return o.mode == "dn" ? "cusolverDn-getrf" : o.mode == "h2h" ? "cusolverDn-getrf-h2h" : "cusolverMg-getrf";
+}
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 [[noreturn]] void skip(const Options &o, const char *reason) {
-  std::printf("vendor=%s n=%lld gpus=1 prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
-              o.prec, reason);
+  std::printf("vendor=%s n=%lld gpus=%d prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
+              o.gpus, o.prec, reason);
   std::exit(0);
 }
 
@@ -60,6 +71,20 @@ size_t available_host_bytes() { return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size
 template <typename T> __global__ void fill(T *a, int64_t n) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * n; e += (int64_t)gridDim.x * blockDim.x)
     a[e] = (T)lu_element(e % n, e / n);
+}
+
+// Columns [col0, col0 + cols) of the n x n matrix, column-major with leading dimension n (one column
+// block of the cusolverMg layout).
+__global__ void fill_columns(double *a, int64_t n, int64_t col0, int64_t cols) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * cols;
+       e += (int64_t)gridDim.x * blockDim.x)
+    a[e] = lu_element(e % n, col0 + e / n);
+}
+
+void report(const Options &o, double seconds) {
+  const double flops = 2.0 / 3.0 * (double)o.n * o.n * o.n;
+  std::printf("vendor=%s n=%lld gpus=%d prec=%c seconds=%.6f gflops=%.2f\n", vendor_name(o), (long long)o.n,
+              o.gpus, o.prec, seconds, flops / seconds / 1e9);
 }
 
 cusolverStatus_t getrf_size(cusolverDnHandle_t h, int n, float *a, int *lwork) {
@@ -126,9 +151,7 @@ template <typename T> void run(const Options &o) {
     }
     if (rep >= 0) best = std::min(best, seconds);
   }
-  const double flops = 2.0 / 3.0 * (double)n * n * n;
-  std::printf("vendor=%s n=%d gpus=1 prec=%c seconds=%.6f gflops=%.2f\n", vendor_name(o), n, o.prec, best,
-              flops / best / 1e9);
+  report(o, best);
   std::free(host);
   std::free(host_ipiv);
   CUDA_CHECK(cudaFree(a));
@@ -138,10 +161,88 @@ template <typename T> void run(const Options &o) {
   CUSOLVER_CHECK(cusolverDnDestroy(handle));
 }
 
+// ---------------------------------------------------------------- cusolverMg, several GPUs
+
+void run_mg(const Options &o) {
+  const int nd = o.gpus;
+  const int n = (int)o.n;
+  const int64_t block = o.block;
+  int present = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&present));
+  if (nd > present) skip(o, "not_enough_gpus");
+
+  std::vector<int> devices(nd);
+  for (int d = 0; d < nd; d++)
+    devices[d] = d;
+  mg_enable_peer_access(nd);
+
+  cusolverMgHandle_t handle;
+  CUSOLVER_CHECK(cusolverMgCreate(&handle));
+  CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
+  cudaLibMgGrid_t grid;
+  CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+  cudaLibMgMatrixDesc_t desc;
+  CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
+
+  // A, n x n; its pivots, a 1 x n row distributed like A's columns (local ld 1): global row i's pivot
+  // lives with column i. Every device allocates as much as the device with the most blocks.
+  const int64_t blocks = mg_blocks(n, block);
+  const size_t local_bytes = sizeof(double) * mg_local_elements(n, n, block, nd);
+  const size_t ipiv_bytes = sizeof(int) * mg_local_elements(1, n, block, nd);
+  std::vector<double *> a(nd, nullptr), work(nd, nullptr);
+  std::vector<int *> ipiv(nd, nullptr);
+  for (int d = 0; d < nd; d++) {
+    if (local_bytes + ipiv_bytes + (size_t{512} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
+    CUDA_CHECK(cudaMalloc(&a[d], local_bytes));
+    CUDA_CHECK(cudaMalloc(&ipiv[d], ipiv_bytes));
+  }
+  int64_t lwork = 0; // elements of double, per device
+  CUSOLVER_CHECK(cusolverMgGetrf_bufferSize(handle, n, n, reinterpret_cast<void **>(a.data()), 1, 1, desc,
+                                            ipiv.data(), CUDA_R_64F, &lwork));
+  lwork = std::max<int64_t>(lwork, 1);
+  for (int d = 0; d < nd; d++) {
+    if (sizeof(double) * (size_t)lwork + (size_t{128} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
+    CUDA_CHECK(cudaMalloc(&work[d], sizeof(double) * (size_t)lwork));
+  }
+
+  double best = 1e30;
+  for (int rep = -1; rep < o.reps; rep++) {   // rep -1: the untimed warm-up
+    for (int64_t jb = 0; jb < blocks; jb++) { // generated in place, no scatter needed
+      const int d = mg_owner(jb, nd);
+      CUDA_CHECK(cudaSetDevice(d));
+      fill_columns<<<1024, 256>>>(a[d] + mg_local_offset(jb, nd, block, n), n, jb * block,
+                                  std::min<int64_t>(block, n - jb * block));
+      CUDA_CHECK(cudaGetLastError());
+    }
+    mg_synchronize(nd);
+    int info = 0; // a host pointer, as cusolverMg takes it
+    double start = now();
+    CUSOLVER_CHECK(cusolverMgGetrf(handle, n, n, reinterpret_cast<void **>(a.data()), 1, 1, desc, ipiv.data(),
+                                   CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork, &info));
+    mg_synchronize(nd);
+    double seconds = now() - start;
+    if (info != 0) {
+      std::fprintf(stderr, "vendor_lu: cusolverMgGetrf info=%d\n", info);
+      std::exit(1);
+    }
+    if (rep >= 0) best = std::min(best, seconds);
+  }
+  report(o, best);
+  for (int d = 0; d < nd; d++) {
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaFree(a[d]));
+    CUDA_CHECK(cudaFree(ipiv[d]));
+    CUDA_CHECK(cudaFree(work[d]));
+  }
+  CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
+  CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
+  CUSOLVER_CHECK(cusolverMgDestroy(handle));
+}
+
 [[noreturn]] void usage(const char *message) {
   std::fprintf(stderr,
                "vendor_lu: %s\n"
-               "usage: vendor_lu --mode dn|h2h -n N [--prec d|s] [--reps R]\n",
+               "usage: vendor_lu --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]\n",
                message);
   std::exit(2);
 }
@@ -159,20 +260,29 @@ int main(int argc, char **argv) {
       o.mode = value;
     else if (arg == "-n")
       o.n = std::atoll(value);
+    else if (arg == "--gpus")
+      o.gpus = std::atoi(value);
     else if (arg == "--prec")
       o.prec = value[0];
     else if (arg == "--reps")
       o.reps = std::atoi(value);
+    else if (arg == "--block")
+      o.block = std::atoll(value);
     else
       usage(("unknown argument " + arg).c_str());
   }
-  if (o.mode != "dn" && o.mode != "h2h") usage("--mode is dn or h2h");
-  if (o.n <= 0 || o.n > 2147483647 || o.reps <= 0) usage("bad size"); // the legacy API takes int sizes
+  if (o.mode != "dn" && o.mode != "h2h" && o.mode != "mg") usage("--mode is dn, h2h or mg");
+  // The legacy API and cusolverMg take int sizes.
+  if (o.n <= 0 || o.n > 2147483647 || o.reps <= 0 || o.gpus <= 0 || o.block <= 0) usage("bad size");
   if (o.prec != 'd' && o.prec != 's') usage("--prec is d or s");
+  if (o.mode == "mg" && o.prec != 'd') usage("--mode mg is double precision only");
+  if (o.mode != "mg" && o.gpus != 1) usage("--mode dn and h2h use one GPU");
 
   int present = 0;
   if (cudaGetDeviceCount(&present) != cudaSuccess || present == 0) skip(o, "no_gpu");
-  if (o.prec == 'd')
+  if (o.mode == "mg")
+    run_mg(o);
+  else if (o.prec == 'd')
     run<double>(o);
   else
     run<float>(o);

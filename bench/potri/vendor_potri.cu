@@ -1,24 +1,29 @@
 // vendor_potri.cu: the vendor baseline of the SPD inverse benchmark.
 //
-//   vendor_potri --mode dn|h2h -n N [--prec d|s] [--reps R]
+//   vendor_potri --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]
 //
 //   dn   cusolverDn<t>potrf, then cusolverDn<t>potri, on GPU 0 with the matrix already in device
 //        memory; both are timed, nothing else
 //   h2h  the same with the matrix in pageable host memory: the copy in, potrf, potri and the
 //        copy out, all timed (what a program that starts and ends with the matrix on the host pays)
+//   mg   cusolverMgPotrf, then cusolverMgPotri, over GPUs 0..K-1 (--gpus, default 1), 1-D
+//        column-block-cyclic with column blocks of T_A (--block, default 1024), the matrix generated
+//        in place on the GPUs; both are timed, nothing else, as in dn (double only, lower)
 //
 // One untimed run first (cuSOLVER loads its kernels), then R runs (default 2), each on a freshly
 // generated matrix; the best is reported:
-//   vendor=<name> n=<n> gpus=1 prec=<p> seconds=<t> gflops=<g> potrf_seconds=<t1> potri_seconds=<t2>
+//   vendor=<name> n=<n> gpus=<k> prec=<p> seconds=<t> gflops=<g> potrf_seconds=<t1> potri_seconds=<t2>
 // (the two phases of the best run), or, when the matrix does not fit:
-//   vendor=<name> n=<n> gpus=1 prec=<p> status=skipped reason=<why>
+//   vendor=<name> n=<n> gpus=<k> prec=<p> status=skipped reason=<why>
 // GFLOP/s = n^3 / seconds (potrf n^3/3, potri 2 n^3/3). The matrix is that of examples/potri and
 // examples/cholesky (spd_matrix.h).
 #include "cuda_check.h"
+#include "mg_layout.h"
 #include "spd_matrix.h"
 
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
+#include <cusolverMg.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,12 +39,14 @@ namespace {
 struct Options {
   std::string mode = "dn";
   int64_t n = 8192;
+  int gpus = 1;
   char prec = 'd';
   int reps = 2;
+  int64_t block = 1024; // T_A, the column block of cusolverMg
 };
 
 const char *vendor_name(const Options &o) {
-  return o.mode == "dn" ? "cusolverDn-potri" : "cusolverDn-potri-h2h";
+  return o.mode == "dn" ? "cusolverDn-potri" : o.mode == "h2h" ? "cusolverDn-potri-h2h" : "cusolverMg-potri";
 }
 
 double now() {
@@ -47,8 +54,8 @@ double now() {
 }
 
 [[noreturn]] void skip(const Options &o, const char *reason) {
-  std::printf("vendor=%s n=%lld gpus=1 prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
-              o.prec, reason);
+  std::printf("vendor=%s n=%lld gpus=%d prec=%c status=skipped reason=%s\n", vendor_name(o), (long long)o.n,
+              o.gpus, o.prec, reason);
   std::exit(0);
 }
 
@@ -66,6 +73,22 @@ template <typename T> __global__ void fill(T *a, int64_t n) {
   for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * n;
        e += (int64_t)gridDim.x * blockDim.x)
     a[e] = (T)spd_element(e % n, e / n, n);
+}
+
+// Columns [col0, col0 + cols) of the n x n matrix, column-major with leading dimension n (one column
+// block of the cusolverMg layout).
+__global__ void fill_columns(double *a, int64_t n, int64_t col0, int64_t cols) {
+  for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * cols;
+       e += (int64_t)gridDim.x * blockDim.x)
+    a[e] = spd_element(e % n, col0 + e / n, n);
+}
+
+void report(const Options &o, double seconds, double potrf_seconds, double potri_seconds) {
+  const double flops = (double)o.n * o.n * o.n;
+  std::printf(
+      "vendor=%s n=%lld gpus=%d prec=%c seconds=%.6f gflops=%.2f potrf_seconds=%.6f potri_seconds=%.6f\n",
+      vendor_name(o), (long long)o.n, o.gpus, o.prec, seconds, flops / seconds / 1e9, potrf_seconds,
+      potri_seconds);
 }
 
 // ---------------------------------------------------------------- cusolverDn overloads
@@ -144,10 +167,7 @@ template <typename T> void run(const Options &o) {
       best_potri = seconds - best_potrf;
     }
   }
-  const double flops = (double)n * n * n;
-  std::printf(
-      "vendor=%s n=%d gpus=1 prec=%c seconds=%.6f gflops=%.2f potrf_seconds=%.6f potri_seconds=%.6f\n",
-      vendor_name(o), n, o.prec, best, flops / best / 1e9, best_potrf, best_potri);
+  report(o, best, best_potrf, best_potri);
   std::free(host);
   CUDA_CHECK(cudaFree(a));
   CUDA_CHECK(cudaFree(work));
@@ -155,10 +175,98 @@ template <typename T> void run(const Options &o) {
   CUSOLVER_CHECK(cusolverDnDestroy(handle));
 }
 
+// ---------------------------------------------------------------- cusolverMg, several GPUs
+
+void run_mg(const Options &o) {
+  const int nd = o.gpus;
+  const int n = (int)o.n;
+  const int64_t block = o.block;
+  int present = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&present));
+  if (nd > present) skip(o, "not_enough_gpus");
+
+  std::vector<int> devices(nd);
+  for (int d = 0; d < nd; d++)
+    devices[d] = d;
+  mg_enable_peer_access(nd);
+
+  cusolverMgHandle_t handle;
+  CUSOLVER_CHECK(cusolverMgCreate(&handle));
+  CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
+  cudaLibMgGrid_t grid;
+  CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+  cudaLibMgMatrixDesc_t desc;
+  CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
+
+  const int64_t blocks = mg_blocks(n, block);
+  const size_t local_bytes = sizeof(double) * mg_local_elements(n, n, block, nd);
+  std::vector<double *> a(nd, nullptr), work(nd, nullptr);
+  for (int d = 0; d < nd; d++) {
+    if (local_bytes + (size_t{512} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
+    CUDA_CHECK(cudaMalloc(&a[d], local_bytes));
+  }
+  // One workspace serves both calls: the larger of the two sizes (elements of double, per device).
+  int64_t lwork_potrf = 0, lwork_potri = 0;
+  CUSOLVER_CHECK(cusolverMgPotrf_bufferSize(handle, CUBLAS_FILL_MODE_LOWER, n,
+                                            reinterpret_cast<void **>(a.data()), 1, 1, desc, CUDA_R_64F,
+                                            &lwork_potrf));
+  CUSOLVER_CHECK(cusolverMgPotri_bufferSize(handle, CUBLAS_FILL_MODE_LOWER, n,
+                                            reinterpret_cast<void **>(a.data()), 1, 1, desc, CUDA_R_64F,
+                                            &lwork_potri));
+  const int64_t lwork = std::max<int64_t>(std::max(lwork_potrf, lwork_potri), 1);
+  for (int d = 0; d < nd; d++) {
+    if (sizeof(double) * (size_t)lwork + (size_t{128} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
+    CUDA_CHECK(cudaMalloc(&work[d], sizeof(double) * (size_t)lwork));
+  }
+
+  double best = 1e30, best_potrf = 0, best_potri = 0;
+  for (int rep = -1; rep < o.reps; rep++) {   // rep -1: the untimed warm-up
+    for (int64_t jb = 0; jb < blocks; jb++) { // generated in place, no scatter needed
+      const int d = mg_owner(jb, nd);
+      CUDA_CHECK(cudaSetDevice(d));
+      fill_columns<<<1024, 256>>>(a[d] + mg_local_offset(jb, nd, block, n), n, jb * block,
+                                  std::min<int64_t>(block, n - jb * block));
+      CUDA_CHECK(cudaGetLastError());
+    }
+    mg_synchronize(nd);
+    int info_potrf = 0, info_potri = 0; // host pointers, as cusolverMg takes them
+    double start = now();
+    CUSOLVER_CHECK(cusolverMgPotrf(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1,
+                                   1, desc, CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork,
+                                   &info_potrf));
+    mg_synchronize(nd);
+    double middle = now();
+    CUSOLVER_CHECK(cusolverMgPotri(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1,
+                                   1, desc, CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork,
+                                   &info_potri));
+    mg_synchronize(nd);
+    double seconds = now() - start;
+    if (info_potrf != 0 || info_potri != 0) {
+      std::fprintf(stderr, "vendor_potri: cusolverMgPotrf info=%d, cusolverMgPotri info=%d\n", info_potrf,
+                   info_potri);
+      std::exit(1);
+    }
+    if (rep >= 0 && seconds < best) {
+      best = seconds;
+      best_potrf = middle - start;
+      best_potri = seconds - best_potrf;
+    }
+  }
+  report(o, best, best_potrf, best_potri);
+  for (int d = 0; d < nd; d++) {
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaFree(a[d]));
+    CUDA_CHECK(cudaFree(work[d]));
+  }
+  CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
+  CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
+  CUSOLVER_CHECK(cusolverMgDestroy(handle));
+}
+
 [[noreturn]] void usage(const char *message) {
   std::fprintf(stderr,
                "vendor_potri: %s\n"
-               "usage: vendor_potri --mode dn|h2h -n N [--prec d|s] [--reps R]\n",
+               "usage: vendor_potri --mode dn|h2h|mg -n N [--gpus K] [--prec d|s] [--reps R] [--block T_A]\n",
                message);
   std::exit(2);
 }
@@ -176,20 +284,29 @@ int main(int argc, char **argv) {
       o.mode = value;
     else if (arg == "-n")
       o.n = std::atoll(value);
+    else if (arg == "--gpus")
+      o.gpus = std::atoi(value);
     else if (arg == "--prec")
       o.prec = value[0];
     else if (arg == "--reps")
       o.reps = std::atoi(value);
+    else if (arg == "--block")
+      o.block = std::atoll(value);
     else
       usage(("unknown argument " + arg).c_str());
   }
-  if (o.mode != "dn" && o.mode != "h2h") usage("--mode is dn or h2h");
-  if (o.n <= 0 || o.n > 2147483647 || o.reps <= 0) usage("bad size"); // the legacy API takes int sizes
+  if (o.mode != "dn" && o.mode != "h2h" && o.mode != "mg") usage("--mode is dn, h2h or mg");
+  // The legacy API and cusolverMg take int sizes.
+  if (o.n <= 0 || o.n > 2147483647 || o.reps <= 0 || o.gpus <= 0 || o.block <= 0) usage("bad size");
   if (o.prec != 'd' && o.prec != 's') usage("--prec is d or s");
+  if (o.mode == "mg" && o.prec != 'd') usage("--mode mg is double precision only");
+  if (o.mode != "mg" && o.gpus != 1) usage("--mode dn and h2h use one GPU");
 
   int present = 0;
   if (cudaGetDeviceCount(&present) != cudaSuccess || present == 0) skip(o, "no_gpu");
-  if (o.prec == 'd')
+  if (o.mode == "mg")
+    run_mg(o);
+  else if (o.prec == 'd')
     run<double>(o);
   else
     run<float>(o);
