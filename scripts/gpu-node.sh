@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|all] [bench options | ab variants...]:
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
 # build and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm, potri and lu
 # run the checks of examples/gemm, examples/potri or examples/lu on the GPUs, then bench/gemm/run.sh,
 # bench/potri/run.sh or bench/lu/run.sh with the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the
@@ -9,8 +9,8 @@
 #   cmake --build build --target gpuss-pretranslated && rm -rf .pretranslated && cp -r build/pretranslated .pretranslated
 # and bring .pretranslated/ (and, where GoogleTest is not installed, a copy of
 # /usr/src/googletest in .device/googletest) to the node. Results go to
-# $OUT (or ./gpu-node-out): everything in results.tgz, plus the benchmark's
-# CSV and plots beside it.
+# $OUT (or ./gpu-node-out): the logs and trace summaries of mode M in one file, M.log (a GPU node gives back
+# few files), plus the benchmark's CSV and plots beside it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 what="${1:-all}"
@@ -19,14 +19,18 @@ final="${OUT:-$root/gpu-node-out}"
 out="$(mktemp -d)"
 mkdir -p "$final"
 pack() {
-  tar czf "$final/results-$what.tgz" -C "$out" .
+  # At most a few files come back from a GPU node: the logs and trace summaries of this mode go into one,
+  # <mode>.log, beside the benchmark's CSV and plots. Traces (large) stay behind.
+  for f in "$out"/*.log "$out"/*.txt; do [[ -f $f ]] && { echo "#### ${f##*/}"; cat "$f"; }; done >"$final/$what.log" 2>/dev/null
   cp "$out"/bench/results.csv "$out"/bench/*.png "$final/" 2>/dev/null || true
   for b in gemm potri lu; do
     [[ -f "$out/bench-$b/results.csv" ]] && cp "$out/bench-$b/results.csv" "$final/$b-results.csv"
     cp "$out/bench-$b"/*.png "$final/" 2>/dev/null || true
   done
+  return 0
 }
 trap pack EXIT
+trap 'exit 143' TERM INT
 build="${GPUSS_NODE_BUILD:-/tmp/gpuss-node-build}"
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -36,7 +40,7 @@ gtest=()
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSS_WITH_TRANSLATOR=OFF \
   -DGPUSS_PRETRANSLATED_DIR="$root/.pretranslated" -DGPUSS_NVCC_FLAGS=-arch=sm_90 "${gtest[@]}" >"$out/cmake.log" 2>&1 ||
   { tail -40 "$out/cmake.log"; exit 1; }
-cmake --build "$build" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+cmake --build "$build" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | sed -n 1,40p; exit 1; }
 nvidia-smi -L | tee "$out/gpus.txt"
 gpus=$(grep -c '^GPU' "$out/gpus.txt")
 
@@ -91,12 +95,12 @@ if [[ $what == sanitize ]]; then
   for p in 1 2; do
     CSS_GPU_PARTITIONS=$p CSS_DEVICE_GUARD=64K compute-sanitizer --tool memcheck --nvtx=yes --error-exitcode=99 \
       "$build/bin/gpuss_gpu_tests" --gtest_filter="${filter//1gpu/${p}gpu}" 2>&1 |
-      tee "$out/sanitize-p$p.log" | grep -E "ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED \]" | head -20
+      tee "$out/sanitize-p$p.log" | grep -E "ERROR SUMMARY|Invalid|PASSED|FAILED|SKIPPED \]" | sed -n 1,20p
   done
   echo "== the control: a kernel writing past its replica must be reported"
   CSS_DEVICE_GUARD=64K compute-sanitizer --tool memcheck --nvtx=yes "$build/bin/gpuss_gpu_tests" \
     --gtest_also_run_disabled_tests --gtest_filter=GpuGuard.* 2>&1 | tee "$out/sanitize-control.log" |
-    grep -E "ERROR SUMMARY|Invalid __global__" | sort | uniq -c | head -5
+    grep -E "ERROR SUMMARY|Invalid __global__" | sort | uniq -c | sed -n 1,5p
 fi
 if [[ $what == ab ]]; then
   # The issue-5 target sizes, with each of the 2026-11-23 changes switched off
@@ -273,14 +277,14 @@ fi
 if [[ $what == firstrun ]]; then
   # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with
   # plain loops and factors it once, so the runtime page-locks it inside the timed run (memory=first-run);
-  # --prelocked times a second factorization; CSS_PIN_THREADS=0 turns the pinning service off (each GPU
-  # worker locks as it copies). cusolverDn with the matrix already on the GPU in the same call.
-  # FIRSTRUN_SIZES picks the sizes (default "49152 65536").
+  # --prelocked times a second factorization; CSS_PIN_THREADS=2 turns the pinning service on (the default
+  # before 2026-11-27; with 0, each GPU worker locks as it copies). cusolverDn with the matrix already on the
+  # GPU in the same call. FIRSTRUN_SIZES picks the sizes (default "49152 65536"), FIRSTRUN_GPUS the GPUs (1).
   echo "== first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
   fr() { # label env... -- options...
     local label=$1; shift
     local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
-    env CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
+    env CSS_NUM_GPUS="${FIRSTRUN_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
       tee -a "$out/firstrun.log" | grep -E "^cholesky|^page-lock|css-stats" |
       sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*/   \1 \2/' | sed "s/^/$label /"
   }
@@ -288,13 +292,13 @@ if [[ $what == firstrun ]]; then
     "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/firstrun.log"
     fr first-run -- -n "$n" -p d
     fr first-run -- -n "$n" -p d
-    fr pin-threads-0 CSS_PIN_THREADS=0 -- -n "$n" -p d
+    fr pin-threads-2 CSS_PIN_THREADS=2 -- -n "$n" -p d
     fr prelocked -- -n "$n" -p d --prelocked
   done
   "$build/bin/vendor_cholesky" --mode dn -n 49152 --prec s | tee -a "$out/firstrun.log"
   fr first-run-single -- -n 49152 -p s
   fr first-run-trace CSS_TRACE="$out/trace-firstrun-49152.json" -- -n 49152 -p d
-  python3 "$root/scripts/trace-summary.py" "$out/trace-firstrun-49152.json" --window 50 2>&1 | head -40
+  python3 "$root/scripts/trace-summary.py" "$out/trace-firstrun-49152.json" --window 50 2>&1 | sed -n 1,40p
 fi
 if [[ $what == outofcore ]]; then
   # Issue 20: data larger than the cache, memory page-locked before the clock (--prelocked) so that only
@@ -319,27 +323,116 @@ if [[ $what == outofcore ]]; then
   fi
 fi
 if [[ $what == ab18 ]]; then
-  # Issue 18: the restructured runtime against the commit before it, in the same call: the previous
-  # commit's tree is given as AB18_OLD (a checkout with its own .pretranslated), built beside this one;
-  # task_overhead and the one-GPU Cholesky (first run and prelocked) alternate between the two builds.
-  old_src="${AB18_OLD:?AB18_OLD names the old tree}"
-  old_build=/tmp/gpuss-old-build
-  cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSS_WITH_TRANSLATOR=OFF \
-    -DGPUSS_PRETRANSLATED_DIR="$old_src/.pretranslated" -DGPUSS_NVCC_FLAGS=-arch=sm_90 "${gtest[@]}" >"$out/cmake-old.log" 2>&1 ||
-    { tail -20 "$out/cmake-old.log"; exit 1; }
-  cmake --build "$old_build" --target cholesky task_overhead >"$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log"; exit 1; }
-  echo "== A/B (issue 18): old = $(cat "$old_src/.commit" 2>/dev/null), new = this tree"
+  # Issue 18: the restructured runtime (AB18_NEW, the commit that finished it) against the commit before it
+  # (AB18_OLD), each a source tree with its own .pretranslated, built side by side; task_overhead and the
+  # one-GPU Cholesky alternate between the two builds, three rounds. Both examples initialise by tasks.
+  declare -A tree=([old]="${AB18_OLD:?AB18_OLD names the old tree}" [new]="${AB18_NEW:?AB18_NEW names the new tree}")
+  for side in old new; do
+    cmake -S "${tree[$side]}" -B "/tmp/gpuss-ab18-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSS_WITH_TRANSLATOR=OFF \
+      -DGPUSS_PRETRANSLATED_DIR="${tree[$side]}/.pretranslated" -DGPUSS_NVCC_FLAGS=-arch=sm_90 "${gtest[@]}" \
+      >"$out/cmake-ab18-$side.log" 2>&1 || { tail -20 "$out/cmake-ab18-$side.log"; exit 1; }
+    cmake --build "/tmp/gpuss-ab18-$side" --target cholesky task_overhead >"$out/build-ab18-$side.log" 2>&1 ||
+      { tail -20 "$out/build-ab18-$side.log"; exit 1; }
+  done
+  echo "== A/B (issue 18): old = $(cat "${tree[old]}/.commit" 2>/dev/null), new = $(cat "${tree[new]}/.commit" 2>/dev/null)"
   for round in 1 2 3; do
     for side in old new; do
-      b=$([[ $side == old ]] && echo "$old_build" || echo "$build")
-      for n in 49152; do
-        # The old example has no --prelocked: both run their default (the old one initialises by tasks).
-        line=$(CSS_STATS=1 "$b/bin/cholesky" -n $n -t 2048 -p d --gpu-potrf --inverse-trsm 2>&1 | grep -E "^cholesky")
-        echo "$side round=$round $line" | tee -a "$out/ab18.log" | grep -oE "^[a-z]+ round=[0-9]|n=[0-9]+|memory=[a-z-]+|gflops=[0-9.]+" | tr '\n' ' '; echo
-      done
+      b=/tmp/gpuss-ab18-$side
+      line=$(CSS_NUM_GPUS=1 CSS_STATS=1 "$b/bin/cholesky" -n 49152 -t 2048 -p d --gpu-potrf --inverse-trsm 2>&1 | grep -E "^cholesky")
+      echo "$side round=$round $line" | tee -a "$out/ab18.log" | grep -oE "^[a-z]+ round=[0-9]|n=[0-9]+|seconds=[0-9.]+|gflops=[0-9.]+" | tr '\n' ' '; echo
       "$b/bin/task_overhead" --cpus 2 2>&1 | tail -4 | sed "s/^/$side round=$round /" | tee -a "$out/ab18.log"
     done
   done
+fi
+if [[ $what == multi ]]; then
+  # Issue 23: Cholesky, double, tile 2048, transfers included, on 1, 2 and 4 GPUs (as many as the node has),
+  # first run (one process writes the matrix with plain loops and factors it once: the runtime page-locks it
+  # inside the timed run) and pre-locked (a second factorization is timed); cusolverMg on every GPU and
+  # cusolverDn on one in the same call; single precision on every GPU; a trace of each run on every GPU,
+  # summarised (busy share per GPU and copy engine, bytes moved, idle gaps). MULTI_N (default 65536).
+  n=${MULTI_N:-65536}
+  echo "== multi-GPU Cholesky n=$n, tile 2048, --gpu-potrf --inverse-trsm"
+  mg() { # label gpus env... -- options...
+    local label=$1 g=$2; shift 2
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    env CSS_NUM_GPUS="$g" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -n "$n" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
+      tee -a "$out/multi.log" | grep -E "^cholesky|^page-lock|css-stats" |
+      grep -oE "^cholesky|^page-lock.*|gpus=[0-9]+|prec=[sd]|memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|pinned_bytes=[0-9]+|pin_s=[0-9.]+" |
+      tr '\n' ' ' | sed "s/^/$label g=$g /"; echo
+  }
+  counts=(1); ((gpus >= 2)) && counts+=(2); ((gpus >= 4)) && counts+=(4)
+  steps=" ${MULTI_STEPS:-vendors runs traces single pinning} " # which parts run
+  if [[ $steps == *" vendors "* ]]; then
+    "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/multi.log"
+    ((gpus >= 2)) && "$build/bin/vendor_cholesky" --mode mg -n "$n" --gpus "$gpus" | tee -a "$out/multi.log"
+  fi
+  if [[ $steps == *" runs "* ]]; then
+    for g in "${counts[@]}"; do
+      mg first-run "$g" -- -p d
+      mg prelocked "$g" -- -p d --prelocked
+    done
+    mg first-run "$gpus" -- -p d
+  fi
+  if [[ $steps == *" traces "* ]]; then
+    mg first-run-trace "$gpus" CSS_TRACE="$out/trace-multi-first-run.json" -- -p d
+    python3 "$root/scripts/trace-summary.py" "$out/trace-multi-first-run.json" --window 100 2>&1 | tee "$out/trace-multi-first-run.txt" | sed -n 1,60p
+    mg prelocked-trace "$gpus" CSS_TRACE="$out/trace-multi-prelocked.json" -- -p d --prelocked
+    python3 "$root/scripts/trace-summary.py" "$out/trace-multi-prelocked.json" --gaps 2 2>&1 | tee "$out/trace-multi-prelocked.txt" | sed -n 1,40p
+  fi
+  if [[ $steps == *" single "* ]]; then
+    "$build/bin/vendor_cholesky" --mode dn -n "$n" --prec s | tee -a "$out/multi.log"
+    mg first-run-single "$gpus" -- -p s
+    mg prelocked-single "$gpus" -- -p s --prelocked
+    mg first-run-single-trace "$gpus" CSS_TRACE="$out/trace-multi-single.json" -- -p s
+    python3 "$root/scripts/trace-summary.py" "$out/trace-multi-single.json" --window 100 2>&1 | tee "$out/trace-multi-single.txt" | sed -n 1,30p
+  fi
+  if [[ $steps == *" pinning "* ]]; then
+    # How a first run reaches the GPUs: copies from pageable memory with no locking at all (CSS_PIN_HOST=0),
+    # and the pinning service (CSS_PIN_THREADS), against each worker locking as it copies (the default).
+    for g in 1 "$gpus"; do mg first-run-pageable "$g" CSS_PIN_HOST=0 -- -p d; done
+    mg first-run-pin-threads-2 "$gpus" CSS_PIN_THREADS=2 -- -p d
+    mg first-run-pin-threads-4 "$gpus" CSS_PIN_THREADS=4 -- -p d
+  fi
+  rm -f "$out"/trace-multi-*.json # the summaries stay; the traces are too big to bring back
+fi
+if [[ $what == multi2 ]]; then
+  # Issue 23, second part: the other tiled examples on every GPU of the node against the multi-GPU vendors
+  # (cublasXt for GEMM, cusolverMg for the inverse and LU), first runs, double, tile 2048; then out of core on
+  # every GPU (n = 131072, 12 GiB a GPU, memory pre-locked) with a trace summary. EX_N (default 49152) and
+  # LU_N (default 32768) size them; OOC=0 skips out of core.
+  exn=${EX_N:-49152}; lun=${LU_N:-32768}
+  ex() { # label program gpus env... -- options...
+    local label=$1 prog=$2 g=$3; shift 3
+    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    env CSS_NUM_GPUS="$g" CSS_STATS=1 "${envs[@]}" "$build/bin/$prog" "$@" 2>&1 | tee -a "$out/multi2.log" |
+      grep -E "^$prog|css-stats|error|FAIL" |
+      grep -oE "^$prog|memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|check=[A-Za-z]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|h2d_per_data=[0-9.]+|evictions[a-z_]*=[0-9]+|.*(error|FAIL).*" |
+      tr '\n' ' ' | sed "s/^/$label g=$g /"; echo
+  }
+  echo "== GEMM n=$exn on $gpus GPUs"
+  ex gemm-first-run gemm "$gpus" -- -n "$exn" -t 2048 -p d
+  ex gemm-prelocked gemm "$gpus" -- -n "$exn" -t 2048 -p d --prelocked
+  "$build/bin/vendor_gemm" --mode xt -n "$exn" --gpus "$gpus" --reps 1 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
+  "$build/bin/vendor_gemm" --mode xt-pinned -n "$exn" --gpus "$gpus" --reps 1 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
+  echo "== SPD inverse n=$exn on $gpus GPUs"
+  ex potri-first-run potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag
+  ex potri-prelocked potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag --prelocked
+  "$build/bin/vendor_potri" --mode mg -n "$exn" --gpus "$gpus" 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
+  echo "== LU n=$lun on $gpus GPUs"
+  ex lu-first-run lu "$gpus" -- -n "$lun" -t 2048 -p d --gpu-panel
+  ex lu-1gpu lu 1 -- -n "$lun" -t 2048 -p d --gpu-panel
+  for b in 1024 512 256; do
+    "$build/bin/vendor_lu" --mode mg -n "$lun" --gpus "$gpus" --block $b 2>&1 | tee -a "$out/multi2.log" | grep -E "^vendor" && break
+  done
+  if [[ ${OOC:-1} == 1 ]]; then
+    echo "== out of core: Cholesky n=131072 on $gpus GPUs, CSS_GPU_MEMORY=12G each, --prelocked"
+    for eviction in ${OOC_EVICTIONS:-next-use}; do
+      ex "ooc-$eviction" cholesky "$gpus" CSS_GPU_MEMORY=12G CSS_EVICTION=$eviction CSS_TRACE="$out/trace-ooc.json" -- \
+        -n 131072 -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked
+      python3 "$root/scripts/trace-summary.py" "$out/trace-ooc.json" --gaps 2 --window 1000 2>&1 | tee "$out/trace-ooc-$eviction.txt" | sed -n 1,40p
+      rm -f "$out/trace-ooc.json"
+    done
+  fi
 fi
 if [[ $what == bench || $what == all ]]; then
   echo "== benchmark"

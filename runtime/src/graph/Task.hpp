@@ -91,6 +91,7 @@ struct Task {
 
   // Helper-thread bookkeeping.
   int space = -1;           // memory space of the worker that runs it
+  bool staged_unlocked = false; // staged on a device while inputs of it were not page-locked
   double dispatch_time = 0; // seconds since runtime start
   double start_time = 0;    // set by the worker
   double end_time = 0;      // set by the worker

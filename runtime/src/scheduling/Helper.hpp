@@ -136,6 +136,10 @@ private:
   static constexpr unsigned rank_walk_limit = 1024;
   unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
+  // Of those, tasks whose inputs were not page-locked when they were staged:
+  // their worker locks the memory before copying it (a first run), so they
+  // take a place beside the prefetch depth rather than in it (has_room).
+  std::vector<unsigned> staged_unlocked_;
   std::vector<double> queued_seconds_; // per space: estimated work staged there
   // (label, kind of space) -> seconds, smoothed. Labels are the translator's
   // string literals, so their addresses identify them.

@@ -63,7 +63,7 @@ struct Config {
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
-  unsigned pin_threads = 2; // CSS_PIN_THREADS: threads that page-lock ahead of need (0: workers lock as they copy)
+  unsigned pin_threads = 0; // CSS_PIN_THREADS: threads that page-lock ahead of need (0: workers lock as they copy)
   bool nested_inline = false; // CSS_NESTED=inline: a task called inside a task body runs at once, inline,
                               // instead of becoming a child task (CSS_NESTED=tasks, NestedTasks.hpp)
   std::size_t device_guard = 0; // CSS_DEVICE_GUARD: bytes kept unused before and after every device
