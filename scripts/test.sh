@@ -15,12 +15,19 @@ jobs="$(nproc)"
 source "$root/scripts/setup.sh"
 
 status=0
+failed_suites=()
 step() { echo; echo "==== $*"; }
+# CI keeps only the end of the output: name each failing suite and its failed tests again there.
+note_failure() { # suite build-dir
+  status=1
+  local list="$2/Testing/Temporary/LastTestsFailed.log"
+  failed_suites+=("$1: $( [[ -f $list ]] && cut -d: -f2 "$list" | head -20 | tr '\n' ' ')")
+}
 
 step "build (RelWithDebInfo) and the full suite"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build"
-(cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 600) || status=1
+(cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 600) || note_failure "full suite" "$build"
 
 for sanitizer in thread address; do
   step "runtime suite under the ${sanitizer} sanitizer"
@@ -30,8 +37,8 @@ for sanitizer in thread address; do
   cmake --build "$sbuild"
   (cd "$sbuild" && GPUSS_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
      ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1" \
-     ctest -L runtime --output-on-failure -j "$jobs" --timeout 900) || status=1
+     ctest -L runtime --output-on-failure -j "$jobs" --timeout 900) || note_failure "${sanitizer} sanitizer" "$sbuild"
 done
 
-if ((status)); then echo "test.sh: FAILED"; else echo "test.sh: all suites passed"; fi
+if ((status)); then printf 'failed: %s\n' "${failed_suites[@]}"; echo "test.sh: FAILED"; else echo "test.sh: all suites passed"; fi
 exit "$status"
