@@ -1,19 +1,20 @@
 // Runtime: the C++ interface of libgpuss over the composition root.
 #include "api/Runtime.hpp"
 #include "devices/CpuWorkers.hpp"
-#include "graph/DependencyTracker.hpp"
 #include "devices/DeviceModel.hpp"
-#include "memory/Directory.hpp"
-#include "support/Fatal.hpp"
-#include "devices/FaultReports.hpp"
 #include "devices/ExternalTasks.hpp"
-#include "scheduling/Helper.hpp"
-#include "master/Master.hpp"
-#include "memory/HostReleaseHooks.hpp"
+#include "devices/FaultReports.hpp"
+#include "devices/GpuSharing.hpp"
+#include "graph/DependencyTracker.hpp"
 #include "graph/NestedTasks.hpp"
+#include "master/Master.hpp"
+#include "memory/Directory.hpp"
+#include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
 #include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
+#include "scheduling/Helper.hpp"
+#include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
 
@@ -114,15 +115,17 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, config.gpu_streams);
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, config.gpu_streams,
+                           node_ranks_from_environment());
 }
 
 } // namespace
 
 RuntimeImpl::RuntimeImpl(const Config &c)
     : config(c), page_locks_(make_page_locks(c)),
-      pin_service_(page_locks_ && c.pin_threads > 0 ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
-                                                    : nullptr),
+      pin_service_(page_locks_ && c.pin_threads > 0
+                       ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
+                       : nullptr),
       devices_(make_devices(c, page_locks_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
@@ -142,15 +145,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
           "' is not one of locality, locality-nowait, eager, round-robin");
 
   nested_ = std::make_unique<NestedTasks>(config, *stats_);
-  WorkerContext context{&queues_.completions,
-                        &queues_.signal,
-                        stats_.get(),
-                        &trace_,
-                        &stop_,
-                        &RuntimeImpl::clock_of,
-                        this,
-                        config.spin_rounds,
-                        nested_.get()};
+  WorkerContext context{
+      &queues_.completions, &queues_.signal, stats_.get(), &trace_, &stop_, &RuntimeImpl::clock_of, this,
+      config.spin_rounds,   nested_.get()};
   std::vector<std::unique_ptr<SoftwareCache>> caches;
   std::vector<Device *> device_pointers;
   for (auto &device : devices_) {
@@ -162,15 +159,14 @@ RuntimeImpl::RuntimeImpl(const Config &c)
                                                      config.device_guard));
     device_pointers.push_back(device.get());
   }
-  master_ = std::make_unique<Master>(
-      MasterParts{config, page_locks_.get(), pin_service_.get(), devices_, *stats_, graph_, queues_, tracker_,
-                  live_tasks_});
+  master_ = std::make_unique<Master>(MasterParts{config, page_locks_.get(), pin_service_.get(), devices_,
+                                                 *stats_, graph_, queues_, tracker_, live_tasks_});
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
-  stats_->pin_host = to_string(!page_locks_                   ? HostPinning::Off
+  stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
-                                                              : HostPinning::UntilFreed);
+                                                               : HostPinning::UntilFreed);
   std::vector<MemoryNode *> memory_nodes(device_pointers.begin(), device_pointers.end());
   directory_ = std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches),
                                            objects_, *stats_, page_locks_.get(), config.clean_while_idle);
@@ -178,8 +174,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());
   nested_->attach(cpus_.get());
-  helper_ = std::make_unique<Helper>(HelperParts{config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
-                                                 *policy_, *stats_, live_tasks_, stop_, urgent_waiting_, context});
+  helper_ =
+      std::make_unique<Helper>(HelperParts{config, queues_, *directory_, graph_, device_pointers, cpus_.get(),
+                                           *policy_, *stats_, live_tasks_, stop_, urgent_waiting_, context});
   helper_->start();
 }
 

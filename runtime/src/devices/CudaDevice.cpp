@@ -16,11 +16,12 @@
 // context: a copy between them is a plain device-to-device copy.
 #include "devices/CpuWorkers.hpp"
 #include "devices/Device.hpp"
-#include "support/Fatal.hpp"
 #include "devices/FaultReports.hpp"
-#include "memory/HostReleaseHooks.hpp"
+#include "devices/GpuSharing.hpp"
 #include "graph/NestedTasks.hpp"
+#include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
+#include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
 
@@ -410,7 +411,8 @@ private:
         faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
         faults::Scope in_body(body);
         RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
-        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
+        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute,
+                      lane.cublas->get());
       }
       // A failed launch inside the body would otherwise surface later, at
       // some unrelated call: report it against the task that made it.
@@ -569,24 +571,30 @@ std::unique_ptr<PageLocker> make_cuda_page_locker() {
 }
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       PageLocks *page_locks, unsigned compute_streams) {
-  int count = cuda_device_count();
-  if (max_gpus >= 0) count = std::min(count, max_gpus);
+                                                       PageLocks *page_locks, unsigned compute_streams,
+                                                       NodeRanks node) {
+  GpuShare share = share_gpus(cuda_device_count(), node);
+  std::vector<int> &ordinals = share.ordinals;
+  if (max_gpus >= 0 && static_cast<int>(ordinals.size()) > max_gpus) ordinals.resize(max_gpus);
+  const int count = static_cast<int>(ordinals.size());
   partitions = std::max(1u, partitions);
   std::vector<std::unique_ptr<Device>> devices;
-  std::vector<std::vector<CudaDevice *>> partitions_of(count); // by ordinal
-  for (int ordinal = 0; ordinal < count; ++ordinal) {
-    GpuInfo gpu = query_gpu(ordinal);
+  std::vector<std::vector<CudaDevice *>> partitions_of(count); // by position in ordinals
+  for (int i = 0; i < count; ++i) {
+    GpuInfo gpu = query_gpu(ordinals[i]);
+    // Processes sharing the GPU each take their part of the memory free now
+    // (they start together, so each sees all of it free).
+    gpu.usable_bytes /= share.sharers;
     for (unsigned partition = 0; partition < partitions; ++partition) {
       int space = first_space + static_cast<int>(devices.size());
       auto device =
           std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, compute_streams);
-      partitions_of[ordinal].push_back(device.get());
+      partitions_of[i].push_back(device.get());
       devices.push_back(std::move(device));
     }
   }
-  auto spaces_of = [&](int ordinal, std::vector<int> &spaces) {
-    for (CudaDevice *device : partitions_of[ordinal])
+  auto spaces_of = [&](int i, std::vector<int> &spaces) {
+    for (CudaDevice *device : partitions_of[i])
       spaces.push_back(device->space());
   };
   // Peer access: each GPU maps every peer it can reach, so copies between
@@ -596,11 +604,11 @@ std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_
   for (int a = 0; a < count; ++a) {
     std::vector<int> readable;
     spaces_of(a, readable);
-    CSS_CUDA_CHECK(cudaSetDevice(a));
+    CSS_CUDA_CHECK(cudaSetDevice(ordinals[a]));
     for (int b = 0; b < count; ++b) {
       int can = 0;
-      if (a == b || cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can) continue;
-      cudaError_t status = cudaDeviceEnablePeerAccess(b, 0);
+      if (a == b || cudaDeviceCanAccessPeer(&can, ordinals[a], ordinals[b]) != cudaSuccess || !can) continue;
+      cudaError_t status = cudaDeviceEnablePeerAccess(ordinals[b], 0);
       if (status == cudaSuccess || status == cudaErrorPeerAccessAlreadyEnabled) spaces_of(b, readable);
       (void)cudaGetLastError();
     }

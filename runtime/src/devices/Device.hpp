@@ -104,15 +104,18 @@ std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigne
 
 class PageLocks;
 class PageLocker;
+struct NodeRanks;
 
-// The CUDA devices present (empty without CUDA support or GPUs): the first
-// `max_gpus` GPUs (negative: all), each appearing as `partitions` devices
-// (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`, each
-// device running tasks on `compute_streams` streams. Their copies of host
-// memory go through `page_locks` (null: pageable copies), which must
+// The CUDA devices present (empty without CUDA support or GPUs): of the
+// GPUs this process's place in its node gives it (`node`, GpuSharing.hpp),
+// the first `max_gpus` (negative: all), each appearing as `partitions`
+// devices (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`,
+// each device running tasks on `compute_streams` streams. Their copies of
+// host memory go through `page_locks` (null: pageable copies), which must
 // outlive them.
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       PageLocks *page_locks, unsigned compute_streams);
+                                                       PageLocks *page_locks, unsigned compute_streams,
+                                                       NodeRanks node);
 int cuda_device_count();
 // Locks pages with cudaHostRegister (null without CUDA support).
 std::unique_ptr<PageLocker> make_cuda_page_locker();

@@ -1,9 +1,10 @@
 // Built when libgpuss has no CUDA support: there are no GPUs to offer.
 #include "devices/Device.hpp"
+#include "devices/GpuSharing.hpp"
 #include "memory/PageLocks.hpp"
 
 namespace gpuss {
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, PageLocks *, unsigned) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, PageLocks *, unsigned, NodeRanks) {
   return {};
 }
 int cuda_device_count() {

@@ -1,7 +1,7 @@
 #include "scheduling/Helper.hpp"
 #include "devices/ExternalTasks.hpp"
-#include "support/Fatal.hpp"
 #include "memory/HostReleaseHooks.hpp"
+#include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 
 #include <algorithm>
