@@ -76,6 +76,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_NUM_GPUS", "0"},
                          {"CSS_SIM_DEVICES", "2"},
                          {"CSS_CACHE_POLICY", "wt"},
+                         {"CSS_EVICTION", "lru"},
                          {"CSS_SCHEDULER", "round-robin"},
                          {"CSS_GPU_MEMORY", "64K"},
                          {"CSS_RENAME_MEMORY", "1M"},
@@ -91,6 +92,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.num_gpus, 0);
   EXPECT_EQ(config.sim_devices, 2u);
   EXPECT_EQ(config.cache_policy, CachePolicy::WriteThrough);
+  EXPECT_EQ(config.eviction, Eviction::Lru);
   EXPECT_EQ(config.scheduler, "round-robin");
   EXPECT_EQ(config.device_memory, "64K");
   EXPECT_EQ(config.rename_memory, std::size_t{1} << 20);
@@ -171,11 +173,12 @@ INSTANTIATE_TEST_SUITE_P(
     Config, MalformedVariable,
     ::testing::Values(std::pair{"CSS_NUM_CPUS", "many"}, std::pair{"CSS_NUM_CPUS", "-1"},
                       std::pair{"CSS_SIM_DEVICES", "2x"}, std::pair{"CSS_CACHE_POLICY", "writeback"},
-                      std::pair{"CSS_GPU_MEMORY", "lots"}, std::pair{"CSS_RENAME_MEMORY", "50%"},
-                      std::pair{"CSS_FAN_OUT_FIRST", "sometimes"}, std::pair{"CSS_LOAD_AHEAD", "2"},
-                      std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_CHECK_REGIONS", "2"},
-                      std::pair{"CSS_CHECK_REGIONS", "strict"}, std::pair{"CSS_PIN_THREADS", "-1"},
-                      std::pair{"CSS_PIN_THREADS", "many"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                      std::pair{"CSS_EVICTION", "belady"}, std::pair{"CSS_GPU_MEMORY", "lots"},
+                      std::pair{"CSS_RENAME_MEMORY", "50%"}, std::pair{"CSS_FAN_OUT_FIRST", "sometimes"},
+                      std::pair{"CSS_LOAD_AHEAD", "2"}, std::pair{"CSS_PIN_HOST", "always"},
+                      std::pair{"CSS_CHECK_REGIONS", "2"}, std::pair{"CSS_CHECK_REGIONS", "strict"},
+                      std::pair{"CSS_PIN_THREADS", "-1"}, std::pair{"CSS_PIN_THREADS", "many"},
+                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
                       std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},

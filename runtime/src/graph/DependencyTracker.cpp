@@ -69,6 +69,7 @@ DependencyTracker::Entry &DependencyTracker::entry_for(const Region &region) {
     Entry fresh;
     fresh.region = region;
     fresh.original = objects_.make_original(region);
+    Stats::add(stats_.bytes_named, region.payload_bytes());
     fresh.current = fresh.original;
     entry = &entries_.insert(region, std::move(fresh))->second;
   }

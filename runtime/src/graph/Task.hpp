@@ -95,6 +95,9 @@ struct Task {
   double dispatch_time = 0; // seconds since runtime start
   double start_time = 0;    // set by the worker
   double end_time = 0;      // set by the worker
+  // Where a barrier's ranking expects it to run among the unfinished tasks
+  // (Directory::expect_order, CSS_EVICTION=next-use); 0: not expected.
+  std::uint64_t expected_position = 0;
 
   void *args_data() { return heap_args ? heap_args.get() : inline_args.data(); }
   void set_args(const void *data, std::size_t bytes) {

@@ -169,6 +169,10 @@ void Master::rank_unfinished_tasks() {
   if (!ranking_) return;
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) return;
+  // The order the ranked tasks are expected to run in tells the devices'
+  // caches which data is needed soonest (CSS_EVICTION=next-use).
+  if (config.eviction == Eviction::NextUse && config.cache_policy != CachePolicy::NoCache)
+    queues_.expected_orders.push(ranked);
   // nocache keeps no data on the devices between tasks: nothing to load ahead.
   const bool loading_ahead = config.load_ahead && config.cache_policy != CachePolicy::NoCache;
   if (loading_ahead || pin_service_) {

@@ -83,6 +83,10 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   int dirty_space = 0;                // the space whose replica the host lacks; 0 = host is up to date
   std::uint64_t version = 0;          // values its tasks have written so far
   bool in_alias_index = false;        // listed among originals with accelerator replicas
+  // The expected positions of the unfinished tasks that use it, soonest
+  // first (Directory::expect_order): its next use is the front, and an
+  // object with none has no known future use (CSS_EVICTION=next-use).
+  std::vector<std::uint64_t> upcoming_uses; // no allocation while empty (a deque allocates at once)
 
   std::size_t storage_bytes() const { return shape.span(); }
   bool has_parts() const { return !parts.empty(); }

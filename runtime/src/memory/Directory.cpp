@@ -62,9 +62,69 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 
 Directory::Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
                      std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-                     PageLocks *page_locks, bool clean_while_idle)
-    : policy_(policy), clean_while_idle_(clean_while_idle), nodes_(std::move(nodes)), page_locks_(page_locks),
-      caches_(std::move(caches)), objects_(objects), stats_(stats), write_backs_in_flight_(nodes_.size() + 1, 0) {}
+                     PageLocks *page_locks, bool clean_while_idle, Eviction eviction)
+    : policy_(policy), clean_while_idle_(clean_while_idle), eviction_(eviction), nodes_(std::move(nodes)),
+      page_locks_(page_locks), caches_(std::move(caches)), objects_(objects), stats_(stats),
+      write_backs_in_flight_(nodes_.size() + 1, 0), evicting_(nodes_.size() + 1),
+      evicting_bytes_(nodes_.size() + 1, 0) {}
+
+void Directory::expect_order(const std::vector<TaskRef> &ranked) {
+  if (eviction_ != Eviction::NextUse) return;
+  // Tasks completed before this call have dropped their accesses; the
+  // others cannot complete meanwhile (completions are this thread's), and
+  // only this thread drops accesses, so they are read without the lock.
+  std::vector<Task *> order;
+  order.reserve(ranked.size());
+  for (const TaskRef &task : ranked)
+    if (!task->completed.load(std::memory_order_relaxed) && !task->accesses.empty())
+      order.push_back(task.get());
+  std::stable_sort(order.begin(), order.end(), [](const Task *a, const Task *b) {
+    return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
+  });
+  for (Task *task : order) {
+    const std::uint64_t position = next_position_++;
+    task->expected_position = position;
+    for (const BoundAccess &access : task->accesses) {
+      if (!access.object) continue;
+      std::vector<std::uint64_t> &uses = access.object->upcoming_uses;
+      if (uses.empty() || uses.back() != position) uses.push_back(position); // once per task
+    }
+  }
+}
+
+void Directory::forget_expected_uses(const Task &task, const std::vector<ObjectUse> &uses) {
+  const std::uint64_t position = task.expected_position;
+  if (position == 0) return;
+  frontier_ = std::max(frontier_, position);
+  for (const ObjectUse &use : uses) {
+    std::vector<std::uint64_t> &upcoming = use.object->upcoming_uses;
+    // Tasks mostly complete in about the expected order: near the front.
+    auto it = std::find(upcoming.begin(), upcoming.end(), position);
+    if (it != upcoming.end()) upcoming.erase(it);
+  }
+}
+
+std::uint64_t Directory::eviction_score(const DataObject &object, int space) const {
+  // Belady's rule: the furthest next use goes first. With no known use
+  // (none of the unfinished ranked tasks uses it, or no barrier has ranked
+  // the graph yet) a replica costs nothing to give up: those go before any
+  // other, clean ones first (a dirty one's write-back would be needed at
+  // the barrier anyway). A dirty replica costs a write-back and then a
+  // reload where a clean one costs the reload: its next use counts as a
+  // quarter nearer, so a clean victim is preferred among close ones.
+  const bool dirty = object.dirty_space == space;
+  const std::uint64_t next = next_use(object);
+  if (next == no_known_use) return dirty ? no_known_use - 1 : no_known_use;
+  const std::uint64_t distance =
+      std::min<std::uint64_t>(next > frontier_ ? next - frontier_ : 0, std::uint64_t{1} << 60);
+  return dirty ? 3 * distance : 4 * distance;
+}
+
+DataObject *Directory::next_victim(int space) const {
+  if (eviction_ == Eviction::Lru)
+    return cache(space).best_victim([](const DataObject &) { return std::uint64_t{0}; });
+  return cache(space).best_victim([&](const DataObject &object) { return eviction_score(object, space); });
+}
 
 Directory::FetchEstimate Directory::estimate_fetch(const Task &task, int space) const {
   FetchEstimate estimate;
@@ -186,6 +246,10 @@ void Directory::drop_replica(DataObject &object, int space) {
     fatal("directory: dropping the only current copy of object " + std::to_string(object.id) + " in space " +
           std::to_string(space));
   cache(space).remove(object);
+  if (auto evicting = evicting_[space].find(&object); evicting != evicting_[space].end()) {
+    evicting_bytes_[space] -= evicting->second;
+    evicting_[space].erase(evicting);
+  }
   if (const DeviceBlock block = replica.storage()) {
     device(space).block_released(block);
     cache(space).pool().release(block);
@@ -226,22 +290,35 @@ bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) 
 }
 
 bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
-  SoftwareCache &device_cache = cache(space);
-  bool fits = false;
-  device_cache.for_each_victim([&](DataObject &victim) {
-    if (victim.dirty_space == space) {
-      // Dirty: write it back first; its block frees when the copy ends.
-      write_back(victim);
-      invalidate_replica(victim, space);
+  MemoryPool &pool = cache(space).pool();
+  for (;;) {
+    if (pool.can_allocate(bytes)) return true;
+    // Blocks of dirty victims free when their write-backs end: while those
+    // and what is free would make the room, the task waits for them rather
+    // than have more given up (data needed sooner than what it loads). If
+    // the pool is then too fragmented, the next try evicts more.
+    if (evicting_bytes_[space] > 0 && pool.free_bytes() + evicting_bytes_[space] >= pool.footprint(bytes)) {
       waiting = true;
-    } else {
-      drop_replica(victim, space);
+      return false;
     }
+    DataObject *victim = next_victim(space);
+    if (!victim) return false;
     Stats::add(stats_.evictions, 1);
-    fits = device_cache.pool().can_allocate(bytes);
-    return !fits;
-  });
-  return fits;
+    if (victim->dirty_space == space) {
+      // Dirty: written back first (asynchronously, on the device's
+      // device-to-host stream); its block frees when the copy ends.
+      const std::size_t block_bytes = victim->replicas[space].storage().bytes;
+      write_back(*victim);
+      invalidate_replica(*victim, space);
+      if (victim->replicas[space].doomed() && evicting_[space].emplace(victim, block_bytes).second)
+        evicting_bytes_[space] += block_bytes;
+      waiting = true;
+      Stats::add(stats_.evictions_dirty, 1);
+    } else {
+      drop_replica(*victim, space);
+      Stats::add(stats_.evictions_clean, 1);
+    }
+  }
 }
 
 PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
@@ -453,6 +530,7 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
 
 void Directory::on_task_complete(Task &task, int space) {
   std::vector<ObjectUse> uses = uses_of(task, space);
+  forget_expected_uses(task, uses);
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     if (space != 0 && object.replicas[space].task_pins() > 0) object.replicas[space].unpin_for_task();
@@ -509,6 +587,8 @@ void Directory::check(const DataObject &object) const {
     if (replica.state() == ReplicaState::Stale && !replica.pinned()) fail("a stale replica nobody uses is kept");
     const bool listed = cache(static_cast<int>(space)).contains(object);
     if (listed != replica.holds_value()) fail("the cache lists a replica without the value, or misses one");
+    if (evicting_[space].contains(&object) && !replica.doomed())
+      fail("a replica evicted dirty is kept for something else than its write-back");
   }
 }
 

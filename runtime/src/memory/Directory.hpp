@@ -8,13 +8,23 @@
 // them, so that devices have one sender. It knows devices only as memory
 // nodes (MemoryNode.hpp), and replicas change state only through the
 // transitions of Coherence.hpp; with GPUSS_CHECK_INVARIANTS every object it
-// touches is checked against the rules below after each operation. The coherence policy (CSS_CACHE_POLICY) decides what
-// happens after a task writes on an accelerator:
+// touches is checked against the rules below after each operation. The coherence policy (CSS_CACHE_POLICY)
+// decides what happens after a task writes on an accelerator:
 //   nocache  write back at once and free the device copies the task used
 //   wt       write back at once (write-through); other copies are invalidated
 //   wb       keep the result on the device (write-back); the host copy is
 //            updated only when someone else needs it, or at barrier/wait/finish
 // Writing anywhere invalidates every other copy (write-invalidate).
+//
+// Under pressure a device's cache gives up replicas (make_room): under
+// CSS_EVICTION=lru the least recently used, under next-use (Belady's rule
+// over the submitted graph) the one whose next use is furthest away in the
+// order a barrier's ranking expects the unfinished tasks to run
+// (expect_order), objects with no known use first; a dirty replica (a
+// write-back, then a reload) counts its next use as a quarter nearer than
+// a clean one's. Dirty victims are written back asynchronously; while the
+// blocks they free, with what is free, would make the room, nothing more
+// is evicted: the task waits for those copies instead.
 #pragma once
 
 #include "support/Config.hpp"
@@ -24,7 +34,9 @@
 #include "memory/SoftwareCache.hpp"
 #include "memory/Transfer.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -68,7 +80,7 @@ public:
   // freed. `clean_while_idle`: CSS_WB_CLEAN.
   Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
             std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-            PageLocks *page_locks, bool clean_while_idle = false);
+            PageLocks *page_locks, bool clean_while_idle = false, Eviction eviction = Eviction::Lru);
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
@@ -82,6 +94,19 @@ public:
     NoRoom     // the device would keep less than `keep_free` bytes free
   };
   LoadOutcome load_ahead(const DataObjectRef &object, int space, std::size_t keep_free);
+
+  // A barrier's ranking (CSS_EVICTION=next-use): `ranked`, the unfinished
+  // tasks in submission order with their ranks, are expected to run by rank
+  // (highest first; a predecessor always outranks its successors, so this
+  // is a topological order), then in submission order. Each task gets its
+  // position in that order and each object it uses the position as an
+  // upcoming use; a task's completion removes its uses (complete).
+  void expect_order(const std::vector<TaskRef> &ranked);
+  // The position of `object`'s next expected use, or no_known_use.
+  static constexpr std::uint64_t no_known_use = UINT64_MAX;
+  static std::uint64_t next_use(const DataObject &object) {
+    return object.upcoming_uses.empty() ? no_known_use : object.upcoming_uses.front();
+  }
 
   // What `task` would have to fetch to run in `space`.
   struct FetchEstimate {
@@ -151,10 +176,18 @@ private:
   // Frees a replica invalidated while in use once its last user is done.
   bool drop_if_released(DataObject &object, int space);
   bool make_room(int space, std::size_t bytes, bool &waiting);
+  // The replica `make_room` gives up next in `space`; null if all are pinned.
+  DataObject *next_victim(int space) const;
+  // How much evicting `object` from `space` is worth under next-use: higher
+  // first (Directory.cpp).
+  std::uint64_t eviction_score(const DataObject &object, int space) const;
+  // A task `expect_order` placed has completed: its uses are no longer upcoming.
+  void forget_expected_uses(const Task &task, const std::vector<ObjectUse> &uses);
   bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
 
   const CachePolicy policy_;
   const bool clean_while_idle_;
+  const Eviction eviction_;
   std::vector<MemoryNode *> nodes_;
   PageLocks *page_locks_;
   std::vector<std::unique_ptr<SoftwareCache>> caches_;
@@ -166,6 +199,14 @@ private:
   std::size_t transfers_in_flight_ = 0;
   std::vector<unsigned> write_backs_in_flight_; // per space: copies to the host it executes
   std::vector<CopyOrder> outbox_;               // decided, not yet taken by the helper
+  // Per space: the blocks of replicas evicted dirty whose write-back is in
+  // flight (freed when it ends), and their bytes.
+  std::vector<std::unordered_map<const DataObject *, std::size_t>> evicting_;
+  std::vector<std::size_t> evicting_bytes_;
+  // Next-use (expect_order): the next position to hand out, and the highest
+  // position of a completed task (how far the expected order has come).
+  std::uint64_t next_position_ = 1;
+  std::uint64_t frontier_ = 0;
 };
 
 } // namespace gpuss

@@ -4,16 +4,19 @@
 // (first fit with coalescing; no cudaMalloc per task). SoftwareCache keeps
 // the objects that have a replica on the device in LRU order (the order is
 // the cache's own: replicas know nothing of it) and picks eviction victims
-// among the unpinned ones. Both belong to the helper thread; neither touches
-// device memory itself.
+// among the unpinned ones: least recently used first, or by a score the
+// directory gives (CSS_EVICTION=next-use: how far away the next use is),
+// least recently used among equals. Both belong to the helper thread;
+// neither touches device memory itself.
 #pragma once
 
 #include "memory/DataObject.hpp"
 
+#include <cstdint>
 #include <list>
 #include <map>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace gpuss {
@@ -59,15 +62,18 @@ public:
   void remove(DataObject &object);
   bool contains(const DataObject &object) const { return positions_.contains(&object); }
 
-  // Calls fn(DataObject&) on the objects whose replica here is not pinned,
-  // least recently used first, until fn returns false.
-  template <typename Fn> void for_each_victim(Fn fn) {
-    // Collected first: fn may evict, which unlinks entries from the list.
-    std::vector<DataObject *> victims;
-    for (auto it = lru_.rbegin(); it != lru_.rend(); ++it)
-      if (!(*it)->replicas[space_].pinned()) victims.push_back(*it);
-    for (DataObject *victim : victims)
-      if (!fn(*victim)) return;
+  // The unpinned object with the highest score(const DataObject&) (a
+  // std::uint64_t), the least recently used among equals; null if every
+  // replica here is pinned. One pass: a make_room usually needs one victim.
+  template <typename Score> DataObject *best_victim(Score score) const {
+    DataObject *best = nullptr;
+    std::uint64_t best_score = 0;
+    for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
+      if ((*it)->replicas[space_].pinned()) continue;
+      const std::uint64_t s = score(static_cast<const DataObject &>(**it));
+      if (!best || s > best_score) best = *it, best_score = s;
+    }
+    return best;
   }
 
   // Calls fn(DataObject&) on at most `limit` objects, least recently used

@@ -70,6 +70,10 @@ bool Helper::drain_queues() {
     directory_.retire(object);
     progress = true;
   }
+  for (std::vector<TaskRef> &ranked : queues_.expected_orders.drain()) {
+    directory_.expect_order(ranked);
+    progress = true;
+  }
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
     // Tasks already waiting were queued before they had ranks.
     for (auto &by_kind : ready_)

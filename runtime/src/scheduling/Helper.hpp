@@ -43,6 +43,9 @@ struct HelperQueues {
   BatchQueue<DataObject *> retired;
   BatchQueue<std::shared_ptr<FlushRequest>> flushes;
   BatchQueue<std::vector<LoadAhead>> load_orders; // first wanted first
+  // A barrier's ranked tasks, in submission order (CSS_EVICTION=next-use:
+  // Directory::expect_order).
+  BatchQueue<std::vector<TaskRef>> expected_orders;
   std::atomic<bool> ranked{false};                // the master has just ranked the graph's tasks
   WakeSignal signal;                              // rung by every producer of the queues above
 };

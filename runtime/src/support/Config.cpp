@@ -25,6 +25,16 @@ const char *to_string(CachePolicy policy) {
   return "?";
 }
 
+const char *to_string(Eviction eviction) {
+  switch (eviction) {
+  case Eviction::Lru:
+    return "lru";
+  case Eviction::NextUse:
+    return "next-use";
+  }
+  return "?";
+}
+
 const char *to_string(HostPinning pinning) {
   switch (pinning) {
   case HostPinning::Off:
@@ -81,10 +91,11 @@ namespace {
 // reads only these, and unknown_variables warns about any other CSS_* name.
 constexpr const char *known_variables[] = {
     "CSS_NUM_CPUS",         "CSS_NUM_GPUS",       "CSS_SIM_DEVICES",    "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-    "CSS_SCHEDULER",        "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",  "CSS_PREFETCH_DEPTH",
-    "CSS_WB_CLEAN",         "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD",
-    "CSS_GPU_STREAMS",      "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",   "CSS_SPIN",
-    "CSS_STATS",            "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",      "CSS_PIN_THREADS",      "CSS_MPI_NET",
+    "CSS_EVICTION",         "CSS_SCHEDULER",      "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",
+    "CSS_PREFETCH_DEPTH",   "CSS_WB_CLEAN",       "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST",
+    "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
+    "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
+    "CSS_PIN_THREADS",      "CSS_MPI_NET",
 };
 
 const char *variable(const char *name) {
@@ -171,6 +182,15 @@ Config Config::from_environment() {
       config.cache_policy = CachePolicy::WriteBack;
     else
       fatal("CSS_CACHE_POLICY='" + policy + "' is not one of nocache, wt, wb");
+  }
+  if (const char *v = variable("CSS_EVICTION")) {
+    std::string eviction = v;
+    if (eviction == "lru")
+      config.eviction = Eviction::Lru;
+    else if (eviction == "next-use")
+      config.eviction = Eviction::NextUse;
+    else
+      fatal("CSS_EVICTION='" + eviction + "' is not one of lru, next-use");
   }
   if (const char *v = variable("CSS_SCHEDULER")) {
     if (std::find_if(std::begin(scheduler_names), std::end(scheduler_names),

@@ -30,6 +30,15 @@ enum class HostPinning {
 
 const char *to_string(HostPinning pinning);
 
+// Which replica a full device cache gives up (CSS_EVICTION; Directory::make_room).
+enum class Eviction {
+  Lru,    // lru: the least recently used unpinned replica
+  NextUse // next-use: the one whose next use, in the order a barrier's ranking expects tasks to run, is
+          // furthest away (Belady's rule over the submitted graph); those with no known use first
+};
+
+const char *to_string(Eviction eviction);
+
 // The names CSS_SCHEDULER accepts (SchedulingPolicies.cpp makes a policy of
 // each; test_config checks that it does).
 inline constexpr const char *scheduler_names[] = {"locality", "dmda", "locality-nowait", "eager", "round-robin",
@@ -45,6 +54,7 @@ struct Config {
   std::string sim_model; // CSS_SIM_MODEL: simulated devices model time instead of computing (DeviceModel.hpp)
   CachePolicy cache_policy = CachePolicy::WriteBack; // CSS_CACHE_POLICY: nocache | wt | wb
   std::string scheduler = "locality";                // CSS_SCHEDULER: locality | eager | round-robin
+  Eviction eviction = Eviction::NextUse;             // CSS_EVICTION: lru | next-use
   std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
   bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background

@@ -13,10 +13,16 @@ std::string StatsSnapshot::format_line() const {
   line << "css-stats: tasks=" << tasks << " renamed=" << renamed << " max_ready=" << max_ready
        << " wall_s=" << wall << " bytes_h2d=" << bytes_h2d << " bytes_d2h=" << bytes_d2h
        << " bytes_p2p=" << bytes_p2p << " cache_hits=" << cache_hits << " cache_misses=" << cache_misses
-       << " evictions=" << evictions << " final_write_backs=" << final_write_backs
-       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases << " child_tasks=" << child_tasks
-       << " inline_tasks=" << inline_tasks << " submit_waits=" << submit_waits << " edges=" << edges
-       << " pin_host=" << pin_host << " pinned_bytes=" << pinned_bytes;
+       << " evictions=" << evictions << " evictions_clean=" << evictions_clean
+       << " evictions_dirty=" << evictions_dirty << " bytes_named=" << bytes_named;
+  char per_data[32];
+  std::snprintf(per_data, sizeof per_data, "%.3f",
+                bytes_named == 0 ? 0.0 : static_cast<double>(bytes_h2d) / static_cast<double>(bytes_named));
+  line << " h2d_per_data=" << per_data << " final_write_backs=" << final_write_backs
+       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases
+       << " child_tasks=" << child_tasks << " inline_tasks=" << inline_tasks
+       << " submit_waits=" << submit_waits << " edges=" << edges << " pin_host=" << pin_host
+       << " pinned_bytes=" << pinned_bytes;
   auto seconds = [](double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", s);
@@ -46,6 +52,9 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.cache_hits = get(cache_hits);
   s.cache_misses = get(cache_misses);
   s.evictions = get(evictions);
+  s.evictions_clean = get(evictions_clean);
+  s.evictions_dirty = get(evictions_dirty);
+  s.bytes_named = get(bytes_named);
   s.final_write_backs = get(final_write_backs);
   s.loads_ahead = get(loads_ahead);
   s.early_releases = get(early_releases);
