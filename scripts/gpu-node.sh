@@ -272,7 +272,7 @@ if [[ $what == mpi ]]; then
   mpiexec -n 2 env CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=2 CSS_GPU_MEMORY=16G CSS_TRACE="$out/mpi-trace.json" \
     "$build/bin/cholesky" --mpi -n 16384 -t 1024 -p d | grep -E "^cholesky"
   python3 "$root/scripts/mpi-trace-merge.py" "$out/mpi-trace.json" | tail -3
-  (cd "$build" && ctest -L mpi --output-on-failure 2>&1 | tee "$out/ctest-mpi.log" | tail -8)
+  (cd "$build" && ctest -L mpi -R "${MPI_TESTS:-.}" --output-on-failure 2>&1 | tee "$out/ctest-mpi.log" | tail -8)
 fi
 if [[ $what == firstrun ]]; then
   # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with
@@ -302,22 +302,26 @@ if [[ $what == firstrun ]]; then
 fi
 if [[ $what == outofcore ]]; then
   # Issue 20: data larger than the cache, memory page-locked before the clock (--prelocked) so that only
-  # out-of-core is measured; in core in the same call. CSS_EVICTION (lru, next-use) where the runtime has it.
+  # out-of-core is measured; in core in the same call. CSS_EVICTION (lru, next-use). OOC_GPUS (1) GPUs;
+  # OOC_SMALL=0 skips n = 65536 (in core and through 12G), OOC_LARGE=0 skips n = 131072 through 24G;
+  # OOC_EVICTIONS and OOC_LARGE_EVICTIONS pick the policies.
   echo "== out of core: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm --prelocked"
   ooc() { # label env... -- options...
     local label=$1; shift
     local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
-    env CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked "$@" 2>&1 |
+    env CSS_NUM_GPUS="${OOC_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked "$@" 2>&1 |
       tee -a "$out/outofcore.log" | grep -E "^cholesky|css-stats" |
       grep -oE "^cholesky.*|seconds=[0-9.]+|gflops=[0-9.]+|bytes_h2d=[0-9]+|bytes_d2h=[0-9]+|evictions[a-z_]*=[0-9]+|h2d_per_data=[0-9.]+" |
       tr '\n' ' ' | sed "s/^/$label /"; echo
   }
-  ooc in-core -- -n 65536
-  for eviction in ${OOC_EVICTIONS:-lru next-use}; do
-    ooc "12G-$eviction" CSS_GPU_MEMORY=12G CSS_EVICTION=$eviction -- -n 65536
-  done
-  if [[ ${OOC_LARGE:-1} == 1 ]]; then
+  if [[ ${OOC_SMALL:-1} == 1 ]]; then
+    ooc in-core -- -n 65536
     for eviction in ${OOC_EVICTIONS:-lru next-use}; do
+      ooc "12G-$eviction" CSS_GPU_MEMORY=12G CSS_EVICTION=$eviction -- -n 65536
+    done
+  fi
+  if [[ ${OOC_LARGE:-1} == 1 ]]; then
+    for eviction in ${OOC_LARGE_EVICTIONS:-${OOC_EVICTIONS:-lru next-use}}; do
       ooc "24G-$eviction" CSS_GPU_MEMORY=24G CSS_EVICTION=$eviction -- -n 131072
     done
   fi
@@ -399,7 +403,7 @@ if [[ $what == multi2 ]]; then
   # Issue 23, second part: the other tiled examples on every GPU of the node against the multi-GPU vendors
   # (cublasXt for GEMM, cusolverMg for the inverse and LU), first runs, double, tile 2048; then out of core on
   # every GPU (n = 131072, 12 GiB a GPU, memory pre-locked) with a trace summary. EX_N (default 49152) and
-  # LU_N (default 32768) size them; OOC=0 skips out of core.
+  # LU_N (default 32768) size them; EXAMPLES=0 skips them, OOC=0 skips out of core.
   exn=${EX_N:-49152}; lun=${LU_N:-32768}
   ex() { # label program gpus env... -- options...
     local label=$1 prog=$2 g=$3; shift 3
@@ -409,6 +413,7 @@ if [[ $what == multi2 ]]; then
       grep -oE "^$prog|memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|check=[A-Za-z]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|h2d_per_data=[0-9.]+|evictions[a-z_]*=[0-9]+|.*(error|FAIL).*" |
       tr '\n' ' ' | sed "s/^/$label g=$g /"; echo
   }
+  if [[ ${EXAMPLES:-1} == 1 ]]; then
   echo "== GEMM n=$exn on $gpus GPUs"
   ex gemm-first-run gemm "$gpus" -- -n "$exn" -t 2048 -p d
   ex gemm-prelocked gemm "$gpus" -- -n "$exn" -t 2048 -p d --prelocked
@@ -424,6 +429,7 @@ if [[ $what == multi2 ]]; then
   for b in 1024 512 256; do
     "$build/bin/vendor_lu" --mode mg -n "$lun" --gpus "$gpus" --block $b 2>&1 | tee -a "$out/multi2.log" | grep -E "^vendor" && break
   done
+  fi
   if [[ ${OOC:-1} == 1 ]]; then
     echo "== out of core: Cholesky n=131072 on $gpus GPUs, CSS_GPU_MEMORY=12G each, --prelocked"
     for eviction in ${OOC_EVICTIONS:-next-use}; do
