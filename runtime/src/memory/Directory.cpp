@@ -121,8 +121,7 @@ std::uint64_t Directory::eviction_score(const DataObject &object, int space) con
 }
 
 DataObject *Directory::next_victim(int space) const {
-  if (eviction_ == Eviction::Lru)
-    return cache(space).best_victim([](const DataObject &) { return std::uint64_t{0}; });
+  if (eviction_ == Eviction::Lru) return cache(space).lru_victim();
   return cache(space).best_victim([&](const DataObject &object) { return eviction_score(object, space); });
 }
 

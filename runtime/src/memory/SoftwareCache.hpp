@@ -62,6 +62,14 @@ public:
   void remove(DataObject &object);
   bool contains(const DataObject &object) const { return positions_.contains(&object); }
 
+  // The least recently used object whose replica here is not pinned; null
+  // if every replica here is pinned.
+  DataObject *lru_victim() const {
+    for (auto it = lru_.rbegin(); it != lru_.rend(); ++it)
+      if (!(*it)->replicas[space_].pinned()) return *it;
+    return nullptr;
+  }
+
   // The unpinned object with the highest score(const DataObject&) (a
   // std::uint64_t), the least recently used among equals; null if every
   // replica here is pinned. One pass: a make_room usually needs one victim.

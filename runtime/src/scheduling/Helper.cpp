@@ -295,6 +295,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     Directory::FetchEstimate fetch = directory_.estimate_fetch(*task, space);
     candidate.fetch_bytes = fetch.bytes;
     candidate.written_bytes = fetch.written_bytes;
+    candidate.unlocked_bytes = fetch.unlocked_bytes;
     double bandwidth = space == 0 ? 10e9 : devices_[space - 1]->bandwidth_from(0);
     candidate.fetch_seconds = candidate.fetch_bytes / bandwidth;
     candidate.staged = space == 0 ? (host_places_per_worker * cpus_->count() - host_slots_) : staged_[space];
@@ -309,7 +310,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   // task whose inputs are not locked yet gives its turn to later ones whose
   // are, unless the device is about to run dry. Its worker would lock them
   // itself, holding up every command staged behind it (PinService.hpp).
-  const bool unlocked_inputs = space != 0 && directory_.estimate_fetch(*task, space).unlocked_bytes > 0;
+  const bool unlocked_inputs = space != 0 && chosen.unlocked_bytes > 0;
   if (unlocked_inputs && config_.pin_threads > 0 && !starving(space)) return Placement::Deferred;
 
   TaskPlan plan;

@@ -23,6 +23,7 @@ struct Candidate {
   int space = 0;                 // 0 = host workers, 1.. = accelerators
   std::size_t fetch_bytes = 0;   // what the task would have to fetch there
   std::size_t written_bytes = 0; // of which the task writes: the value's home would move there
+  std::size_t unlocked_bytes = 0; // of which host memory not page-locked yet (a first run)
   double fetch_seconds = 0;      // fetch_bytes over the measured bandwidth of the path
   double queued_seconds = 0;     // estimated work already staged there
   unsigned staged = 0;           // tasks staged there
