@@ -1,5 +1,5 @@
-// mg_layout.h: the cusolverMg side of the multi-GPU vendor baselines (vendor_potri --mode mg,
-// vendor_lu --mode mg; vendor_cholesky.cu keeps its own inline copy of the same few lines).
+// mg_layout.h: the cusolverMg side of the multi-GPU vendor baselines (vendor_cholesky, vendor_potri and
+// vendor_lu, --mode mg).
 //
 // cusolverMg's 1-D column-block-cyclic layout over devices 0..nd-1 (a 1 x nd grid): column block jb
 // (columns [jb * block, (jb + 1) * block)) lives on device jb % nd as its local block jb / nd; each
@@ -10,9 +10,11 @@
 #include "cuda_check.h"
 
 #include <cuda_runtime.h>
+#include <cusolverMg.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 inline int64_t mg_blocks(int64_t n, int64_t block) {
   return (n + block - 1) / block;
@@ -68,3 +70,29 @@ inline void mg_synchronize(int nd) {
     CUDA_CHECK(cudaDeviceSynchronize());
   }
 }
+
+// cusolverMg over devices 0..nd-1 for an n x n double matrix in column blocks of `block`: peer access
+// enabled, the handle, the 1 x nd grid and the matrix descriptor, destroyed with it.
+struct MgContext {
+  std::vector<int> devices;
+  cusolverMgHandle_t handle = nullptr;
+  cudaLibMgGrid_t grid = nullptr;
+  cudaLibMgMatrixDesc_t desc = nullptr;
+
+  MgContext(int nd, int64_t n, int64_t block) : devices(nd) {
+    for (int d = 0; d < nd; d++)
+      devices[d] = d;
+    mg_enable_peer_access(nd);
+    CUSOLVER_CHECK(cusolverMgCreate(&handle));
+    CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
+    CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+    CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
+  }
+  ~MgContext() {
+    CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
+    CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
+    CUSOLVER_CHECK(cusolverMgDestroy(handle));
+  }
+  MgContext(const MgContext &) = delete;
+  MgContext &operator=(const MgContext &) = delete;
+};

@@ -12,6 +12,7 @@
 // or, when the matrix does not fit:
 //   vendor=<name> n=<n> gpus=<k> prec=<p> status=skipped reason=<why>
 #include "cuda_check.h"
+#include "mg_layout.h"
 #include "spd_matrix.h"
 
 #include <cuda_runtime.h>
@@ -59,13 +60,6 @@ void report(const Options &o, double seconds) {
   std::exit(0);
 }
 
-size_t free_device_bytes(int device) {
-  CUDA_CHECK(cudaSetDevice(device));
-  size_t free_bytes = 0, total = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  return free_bytes;
-}
-
 size_t available_host_bytes() {
   return (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
 }
@@ -96,7 +90,7 @@ template <typename T> void run_dn(const Options &o) {
   size_t work_device = 0, work_host = 0;
   CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(handle, params, CUBLAS_FILL_MODE_LOWER, n, type, nullptr, n,
                                              type, &work_device, &work_host));
-  if (bytes + work_device + (size_t{256} << 20) > free_device_bytes(0)) skip(o, "gpu_memory");
+  if (bytes + work_device + (size_t{256} << 20) > mg_free_device_bytes(0)) skip(o, "gpu_memory");
 
   T *a = nullptr;
   void *work = nullptr;
@@ -148,39 +142,15 @@ void run_mg(const Options &o) {
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (nd > present) skip(o, "not_enough_gpus");
 
-  std::vector<int> devices(nd);
-  for (int d = 0; d < nd; d++)
-    devices[d] = d;
-  // cusolverMg moves panels between the GPUs; without peer access it goes through the host.
-  for (int d = 0; d < nd; d++) {
-    CUDA_CHECK(cudaSetDevice(d));
-    for (int e = 0; e < nd; e++) {
-      int can = 0;
-      if (e == d) continue;
-      CUDA_CHECK(cudaDeviceCanAccessPeer(&can, d, e));
-      if (!can) continue;
-      cudaError_t status = cudaDeviceEnablePeerAccess(e, 0);
-      if (status == cudaErrorPeerAccessAlreadyEnabled)
-        cudaGetLastError();
-      else
-        CUDA_CHECK(status);
-    }
-  }
+  MgContext mg(nd, n, block);
+  cusolverMgHandle_t handle = mg.handle;
+  cudaLibMgMatrixDesc_t desc = mg.desc;
 
-  cusolverMgHandle_t handle;
-  CUSOLVER_CHECK(cusolverMgCreate(&handle));
-  CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
-  cudaLibMgGrid_t grid;
-  CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
-  cudaLibMgMatrixDesc_t desc;
-  CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
-
-  // Column block jb lives on device jb % nd, as its local block jb / nd.
-  const int64_t blocks = (n + block - 1) / block, local_blocks = (blocks + nd - 1) / nd;
-  const size_t local_bytes = sizeof(double) * (size_t)n * block * local_blocks;
+  const int64_t blocks = mg_blocks(n, block);
+  const size_t local_bytes = sizeof(double) * mg_local_elements(n, n, block, nd);
   std::vector<double *> a(nd, nullptr), work(nd, nullptr);
   for (int d = 0; d < nd; d++) {
-    if (local_bytes + (size_t{512} << 20) > free_device_bytes(d)) skip(o, "gpu_memory");
+    if (local_bytes + (size_t{512} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
     CUDA_CHECK(cudaMalloc(&a[d], local_bytes));
   }
   int64_t lwork = 0;
@@ -188,31 +158,25 @@ void run_mg(const Options &o) {
                                             reinterpret_cast<void **>(a.data()), 1, 1, desc, CUDA_R_64F,
                                             &lwork));
   for (int d = 0; d < nd; d++) {
-    if (sizeof(double) * (size_t)lwork + (size_t{128} << 20) > free_device_bytes(d)) skip(o, "gpu_memory");
+    if (sizeof(double) * (size_t)lwork + (size_t{128} << 20) > mg_free_device_bytes(d)) skip(o, "gpu_memory");
     CUDA_CHECK(cudaMalloc(&work[d], sizeof(double) * std::max<int64_t>(lwork, 1)));
   }
 
   double best = 1e30;
   for (int rep = 0; rep < o.reps; rep++) {
     for (int64_t jb = 0; jb < blocks; jb++) { // generate in place, no scatter needed
-      int d = (int)(jb % nd);
+      const int d = mg_owner(jb, nd);
       CUDA_CHECK(cudaSetDevice(d));
       int64_t cols = std::min(block, n - jb * block);
-      fill_columns<double><<<1024, 256>>>(a[d] + (size_t)(jb / nd) * block * n, n, n, jb * block, cols);
+      fill_columns<double><<<1024, 256>>>(a[d] + mg_local_offset(jb, nd, block, n), n, n, jb * block, cols);
     }
-    for (int d = 0; d < nd; d++) {
-      CUDA_CHECK(cudaSetDevice(d));
-      CUDA_CHECK(cudaDeviceSynchronize());
-    }
+    mg_synchronize(nd);
     int info = 0;
     double start = now();
     CUSOLVER_CHECK(cusolverMgPotrf(handle, CUBLAS_FILL_MODE_LOWER, n, reinterpret_cast<void **>(a.data()), 1,
                                    1, desc, CUDA_R_64F, reinterpret_cast<void **>(work.data()), lwork,
                                    &info));
-    for (int d = 0; d < nd; d++) {
-      CUDA_CHECK(cudaSetDevice(d));
-      CUDA_CHECK(cudaDeviceSynchronize());
-    }
+    mg_synchronize(nd);
     best = std::min(best, now() - start);
     if (info != 0) {
       std::fprintf(stderr, "vendor_cholesky: cusolverMgPotrf info=%d\n", info);
@@ -225,9 +189,6 @@ void run_mg(const Options &o) {
     CUDA_CHECK(cudaFree(a[d]));
     CUDA_CHECK(cudaFree(work[d]));
   }
-  cusolverMgDestroyMatrixDesc(desc);
-  cusolverMgDestroyGrid(grid);
-  cusolverMgDestroy(handle);
 }
 
 [[noreturn]] void usage(const char *message) {

@@ -171,18 +171,9 @@ void run_mg(const Options &o) {
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (nd > present) skip(o, "not_enough_gpus");
 
-  std::vector<int> devices(nd);
-  for (int d = 0; d < nd; d++)
-    devices[d] = d;
-  mg_enable_peer_access(nd);
-
-  cusolverMgHandle_t handle;
-  CUSOLVER_CHECK(cusolverMgCreate(&handle));
-  CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
-  cudaLibMgGrid_t grid;
-  CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
-  cudaLibMgMatrixDesc_t desc;
-  CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
+  MgContext mg(nd, n, block);
+  cusolverMgHandle_t handle = mg.handle;
+  cudaLibMgMatrixDesc_t desc = mg.desc;
 
   // A, n x n; its pivots, a 1 x n row distributed like A's columns (local ld 1): global row i's pivot
   // lives with column i. Every device allocates as much as the device with the most blocks.
@@ -234,9 +225,6 @@ void run_mg(const Options &o) {
     CUDA_CHECK(cudaFree(ipiv[d]));
     CUDA_CHECK(cudaFree(work[d]));
   }
-  CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
-  CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
-  CUSOLVER_CHECK(cusolverMgDestroy(handle));
 }
 
 [[noreturn]] void usage(const char *message) {
