@@ -85,7 +85,8 @@ struct MgContext {
     mg_enable_peer_access(nd);
     CUSOLVER_CHECK(cusolverMgCreate(&handle));
     CUSOLVER_CHECK(cusolverMgDeviceSelect(handle, nd, devices.data()));
-    CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+    CUSOLVER_CHECK(
+        cusolverMgCreateDeviceGrid(&grid, 1, nd, devices.data(), CUDALIBMG_GRID_MAPPING_COL_MAJOR));
     CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, block, CUDA_R_64F, grid));
   }
   ~MgContext() {
