@@ -33,11 +33,13 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <dlfcn.h>
 #include <latch>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 
 namespace gpuss {
@@ -56,10 +58,47 @@ void check_cuda(cudaError_t status, const char *call, const char *file, int line
         " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
 }
 
+// cuBLAS, loaded when the first GPU worker starts rather than linked: its
+// libraries' start-up alone costs a process about a second where page faults
+// are slow (a virtual machine), and every program built with gpuss-cc, GPUs
+// or not, loads libgpuss. The program's own cuBLAS calls (task bodies with
+// css_cublas_handle()) bind to this same library: one soname, one instance.
+// A function-local static: the library is loaded once per process, whatever
+// the number of runtimes.
+class CublasLibrary {
+public:
+  static const CublasLibrary &get() {
+    static const CublasLibrary library;
+    return library;
+  }
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasDestroy_v2) destroy = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
+  decltype(&cublasGetStatusName) status_name = nullptr;
+
+private:
+  CublasLibrary() {
+    const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+    // Never closed: the program's bodies may hold its functions until exit.
+    void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!handle)
+      fatal("a GPU worker needs cuBLAS, and " + name + " could not be loaded: " + dlerror() +
+            " (is the CUDA Toolkit's lib64 on LD_LIBRARY_PATH or in ld.so.conf?)");
+    auto symbol = [&](auto &function, const char *symbol_name) {
+      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(handle, symbol_name));
+      if (!function) fatal(name + " has no " + symbol_name + ": " + dlerror());
+    };
+    symbol(create, "cublasCreate_v2");
+    symbol(destroy, "cublasDestroy_v2");
+    symbol(set_stream, "cublasSetStream_v2");
+    symbol(status_name, "cublasGetStatusName");
+  }
+};
+
 void check_cublas(cublasStatus_t status, const char *call, const char *file, int line) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
   fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
-        " failed: " + cublasGetStatusName(status));
+        " failed: " + CublasLibrary::get().status_name(status));
 }
 
 #define CSS_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
@@ -166,8 +205,8 @@ private:
 
 class CublasHandle {
 public:
-  CublasHandle() { CSS_CUBLAS_CHECK(cublasCreate(&handle_)); }
-  ~CublasHandle() { cublasDestroy(handle_); }
+  CublasHandle() { CSS_CUBLAS_CHECK(CublasLibrary::get().create(&handle_)); }
+  ~CublasHandle() { CublasLibrary::get().destroy(handle_); }
   CublasHandle(const CublasHandle &) = delete;
   CublasHandle &operator=(const CublasHandle &) = delete;
   cublasHandle_t get() const { return handle_; }
@@ -488,7 +527,7 @@ private:
     // kernels running at once.
     for (unsigned i = 0; i < lane_count_; ++i) {
       ComputeLane lane{std::make_unique<CudaStream>(), std::make_unique<CublasHandle>()};
-      CSS_CUBLAS_CHECK(cublasSetStream(lane.cublas->get(), lane.stream->get()));
+      CSS_CUBLAS_CHECK(CublasLibrary::get().set_stream(lane.cublas->get(), lane.stream->get()));
       lanes_.push_back(std::move(lane));
     }
     current_stream = lanes_.front().stream->get();

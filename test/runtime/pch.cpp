@@ -1,0 +1,1 @@
+// The translation unit that builds test/runtime's precompiled header (CMakeLists.txt).
