@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|staging|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
 # build and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm, potri and lu
 # run the checks of examples/gemm, examples/potri or examples/lu on the GPUs, then bench/gemm/run.sh,
 # bench/potri/run.sh or bench/lu/run.sh with the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the
@@ -274,6 +274,34 @@ if [[ $what == mpi ]]; then
   python3 "$root/scripts/mpi-trace-merge.py" "$out/mpi-trace.json" | tail -3
   (cd "$build" && ctest -L mpi -R "${MPI_TESTS:-.}" --output-on-failure 2>&1 | tee "$out/ctest-mpi.log" | tail -8)
 fi
+# One Cholesky run of the first-run modes: a label, its environment, -- and its options; the summary line and
+# what locking and staging cost.
+fr() {
+  local label=$1; shift
+  local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+  env CSS_NUM_GPUS="${FIRSTRUN_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
+    tee -a "$out/$what.log" | grep -E "^cholesky|^page-lock|css-stats" |
+    sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*(staged_bytes=[0-9]+).*(stage_s=[0-9.]+).*/   \1 \2 \3 \4/' |
+    sed "s/^/$label /"
+}
+if [[ $what == staging ]]; then
+  # Issue 19: copies of memory not locked yet through staging buffers (CSS_STAGING_THREADS=8, 16) against
+  # locking it as the worker copies it (the default, CSS_STAGING_THREADS=0), alternating, fresh processes, with
+  # cusolverDn (matrix on the GPU) in the same call. STAGING_SIZES (default 49152), STAGING_ROUNDS (2).
+  echo "== staged first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
+  for n in ${STAGING_SIZES:-49152}; do
+    "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/staging.log"
+    for round in $(seq 1 "${STAGING_ROUNDS:-2}"); do
+      fr "staged-8 r$round" CSS_STAGING_THREADS=8 -- -n "$n" -p d
+      fr "lock-as-copied r$round" -- -n "$n" -p d
+      fr "staged-16 r$round" CSS_STAGING_THREADS=16 -- -n "$n" -p d
+    done
+    fr prelocked -- -n "$n" -p d --prelocked
+  done
+  fr staged-single CSS_STAGING_THREADS=16 -- -n 49152 -p s
+  fr staged-trace CSS_STAGING_THREADS=16 CSS_TRACE="$out/trace-staged-49152.json" -- -n 49152 -p d
+  python3 "$root/scripts/trace-summary.py" "$out/trace-staged-49152.json" --window 50 2>&1 | sed -n 1,30p
+fi
 if [[ $what == firstrun ]]; then
   # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with
   # plain loops and factors it once, so the runtime page-locks it inside the timed run (memory=first-run);
@@ -281,13 +309,6 @@ if [[ $what == firstrun ]]; then
   # before 2026-11-27; with 0, each GPU worker locks as it copies). cusolverDn with the matrix already on the
   # GPU in the same call. FIRSTRUN_SIZES picks the sizes (default "49152 65536"), FIRSTRUN_GPUS the GPUs (1).
   echo "== first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
-  fr() { # label env... -- options...
-    local label=$1; shift
-    local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
-    env CSS_NUM_GPUS="${FIRSTRUN_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
-      tee -a "$out/firstrun.log" | grep -E "^cholesky|^page-lock|css-stats" |
-      sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*/   \1 \2/' | sed "s/^/$label /"
-  }
   for n in ${FIRSTRUN_SIZES:-49152 65536}; do
     "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/firstrun.log"
     fr first-run -- -n "$n" -p d

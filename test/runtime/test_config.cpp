@@ -178,6 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_LOAD_AHEAD", "2"}, std::pair{"CSS_PIN_HOST", "always"},
                       std::pair{"CSS_CHECK_REGIONS", "2"}, std::pair{"CSS_CHECK_REGIONS", "strict"},
                       std::pair{"CSS_PIN_THREADS", "-1"}, std::pair{"CSS_PIN_THREADS", "many"},
+                      std::pair{"CSS_STAGING_THREADS", "65"}, std::pair{"CSS_STAGING_THREADS", "all"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},

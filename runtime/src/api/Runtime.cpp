@@ -11,6 +11,7 @@
 #include "memory/Directory.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
+#include "memory/StagedCopies.hpp"
 #include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
 #include "scheduling/Helper.hpp"
@@ -60,6 +61,7 @@ private:
   // Locks user memory ahead of the copies (null without page locks or with
   // CSS_PIN_THREADS=0); after the page locks it uses, before the master.
   std::unique_ptr<PinService> pin_service_;
+  std::unique_ptr<CopyThreads> copy_threads_; // GPU workers' staged copies; null without page locks
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -94,7 +96,8 @@ std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
   return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
 }
 
-std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks) {
+std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks,
+                                                  CopyThreads *copy_threads) {
   // Config::from_environment checks these too; a Config built in code
   // (tests) reaches the runtime without it.
   if (config.gpu_partitions < 1 || config.gpu_partitions > max_gpu_partitions)
@@ -115,8 +118,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, config.gpu_streams,
-                           node_ranks_from_environment());
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads,
+                           config.gpu_streams, node_ranks_from_environment());
 }
 
 } // namespace
@@ -126,7 +129,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       pin_service_(page_locks_ && c.pin_threads > 0
                        ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
                        : nullptr),
-      devices_(make_devices(c, page_locks_.get())),
+      copy_threads_(page_locks_ && c.staging_threads > 0 ? std::make_unique<CopyThreads>(c.staging_threads)
+                                                          : nullptr),
+      devices_(make_devices(c, page_locks_.get(), copy_threads_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
@@ -204,6 +209,11 @@ void RuntimeImpl::finish() {
   if (watching_releases_) release_hooks::detach(*master_);
   // No lock starts after this: every one goes, since frees are no longer watched.
   pin_service_.reset();
+  if (copy_threads_) {
+    CopyThreads::Totals staged = copy_threads_->totals();
+    stats_->staged_bytes = staged.bytes;
+    stats_->stage_seconds = staged.busy_seconds;
+  }
   if (page_locks_) {
     PageLocks::Totals locked = page_locks_->totals();
     stats_->pinned_bytes = locked.bytes;

@@ -21,6 +21,7 @@
 #include "graph/NestedTasks.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
+#include "memory/StagedCopies.hpp"
 #include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
@@ -215,6 +216,66 @@ private:
   cublasHandle_t handle_{};
 };
 
+// One device's page-locked staging buffers (StagedCopies.hpp), made at its
+// first staged copy. Copies in take the buffers of a fixed ring in turn; a
+// buffer is free again once the DMA recorded after it has completed. Copies
+// out hold theirs until their command is done and the copy threads have
+// moved the bytes on to user memory: they are made as needed, up to a cap,
+// beyond which a copy out locks its memory instead. Worker thread only.
+class StagingBuffers {
+public:
+  static constexpr std::size_t buffer_bytes = std::size_t{2} << 20;
+  static constexpr std::size_t max_out = 256; // 512 MiB held by copies out at most
+
+  explicit StagingBuffers(unsigned ring) {
+    for (unsigned i = 0; i < ring; ++i)
+      in_.push_back({allocate(), CudaEvent{}});
+  }
+  ~StagingBuffers() {
+    for (InBuffer &buffer : in_)
+      cudaFreeHost(buffer.host);
+    for (std::byte *buffer : out_all_)
+      cudaFreeHost(buffer);
+  }
+  StagingBuffers(const StagingBuffers &) = delete;
+  StagingBuffers &operator=(const StagingBuffers &) = delete;
+
+  struct InBuffer {
+    std::byte *host = nullptr;
+    CudaEvent emptied; // recorded after the DMA from it
+  };
+  // The next buffer of the ring, once the DMA of its last use has finished.
+  InBuffer &next_in() {
+    InBuffer &buffer = in_[next_in_++ % in_.size()];
+    CSS_CUDA_CHECK(cudaEventSynchronize(buffer.emptied.get()));
+    return buffer;
+  }
+  std::size_t ring() const { return in_.size(); }
+  // A buffer for a copy out, or null when max_out are held.
+  std::byte *take_out() {
+    if (out_free_.empty()) {
+      if (out_all_.size() >= max_out) return nullptr;
+      out_all_.push_back(allocate());
+      out_free_.push_back(out_all_.back());
+    }
+    std::byte *buffer = out_free_.back();
+    out_free_.pop_back();
+    return buffer;
+  }
+  void give_back_out(std::byte *buffer) { out_free_.push_back(buffer); }
+
+private:
+  static std::byte *allocate() {
+    void *host = nullptr;
+    CSS_CUDA_CHECK(cudaHostAlloc(&host, buffer_bytes, cudaHostAllocPortable));
+    return static_cast<std::byte *>(host);
+  }
+
+  std::vector<InBuffer> in_;
+  std::size_t next_in_ = 0;
+  std::vector<std::byte *> out_all_, out_free_;
+};
+
 // Page locks for GPU copies: registered with every context (portable).
 class CudaPageLocker final : public PageLocker {
 public:
@@ -258,12 +319,12 @@ public:
   // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
   // partition is the whole GPU.
   CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions, PageLocks *page_locks,
-             unsigned compute_streams)
+             CopyThreads *copy_threads, unsigned compute_streams)
       : Device(space), ordinal_(gpu.ordinal),
         name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
               " (" + gpu.name + ")"),
         memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
-        lane_count_(std::max(1u, compute_streams)) {}
+        copy_threads_(page_locks ? copy_threads : nullptr), lane_count_(std::max(1u, compute_streams)) {}
   ~CudaDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }
@@ -307,6 +368,15 @@ private:
   // A command on its way through the streams. The events time each phase
   // on the device; `done` ends the last one, and its completion is what the
   // worker polls for.
+  // A copy out through a staging buffer: `part` of the region at `host`
+  // (rows `stride` apart there) is in `buffer` once its command is done.
+  struct Drain {
+    std::byte *buffer = nullptr;
+    std::byte *host = nullptr;
+    StagedPart part;
+    std::size_t stride = 0;
+    faults::Activity activity;
+  };
   struct InFlight {
     DeviceCommand command;
     CudaEvent copies_start{true}, copies_end{true}; // fetches from the host, a load, or a write-back
@@ -315,11 +385,13 @@ private:
     CudaEvent after_start{true}; // write-backs after the task
     CudaEvent done{true};
     PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
+    std::vector<Drain> drains; // staged copies out, moved on to user memory once `done`
   };
 
   // `task`: the task whose command this is (null for write-backs and loads
   // ahead, which the task that made the object stands for).
-  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task) {
+  void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task,
+            std::vector<Drain> *drains = nullptr) {
     const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
     const DataObject &object = *transfer.object;
     faults::Activity copying =
@@ -338,14 +410,137 @@ private:
       copying.host =
           reinterpret_cast<std::uintptr_t>((from_host ? transfer.source : transfer.destination) + offset);
       faults::Scope scope(copying);
-      copy_piece(transfer, offset, shape, stream, leases);
+      copy_piece(transfer, offset, shape, stream, leases, &copying, drains);
     });
+  }
+
+  // Whether a copy of `shape`, whose host side at `host` is not locked, goes
+  // through staging buffers. Staging a range costs about as much as locking
+  // it (once) and copying it from the lock, three times over on the nodes
+  // measured (staged 18 GB/s, locking 5-19, locked 50: performance.md), so a
+  // range is staged for its first three copies and locked before its fourth
+  // (the rule of ski rental: at most about twice the cost of knowing ahead).
+  static constexpr unsigned staged_copies_before_locking = 3;
+  bool stages(std::byte *host, const Region &shape) {
+    return copy_threads_ && !page_locks_->locked(host, shape.span()) &&
+           page_locks_->count_staged(host, shape.span()) <= staged_copies_before_locking;
+  }
+
+  StagingBuffers &staging() {
+    if (!staging_) staging_ = std::make_unique<StagingBuffers>(std::max(8u, 4 * copy_threads_->threads()));
+    return *staging_;
+  }
+
+  // Host to device through the ring of staging buffers: the copy threads
+  // fill up to a ring's worth of parts at once, and each buffer's DMA is
+  // queued on `stream` as soon as it is full, in order. Returns once every
+  // part is queued: the user memory has been read.
+  void stage_in(const std::byte *host, std::byte *device, const Region &shape, cudaStream_t stream,
+                const faults::Activity *activity) {
+    StagingBuffers &buffers = staging();
+    const std::vector<StagedPart> parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes);
+    struct Filling {
+      const StagedPart *part;
+      StagingBuffers::InBuffer *buffer;
+      CopyThreads::Job job;
+    };
+    std::deque<Filling> filling; // references stay valid through push_back and pop_front
+    std::size_t next = 0;
+    while (next < parts.size() || !filling.empty()) {
+      while (next < parts.size() && filling.size() < buffers.ring()) {
+        const StagedPart &part = parts[next++];
+        Filling &fill = filling.emplace_back();
+        fill.part = &part;
+        fill.buffer = &buffers.next_in();
+        fill.job.from = host + part.offset;
+        fill.job.to = fill.buffer->host;
+        fill.job.row_bytes = part.row_bytes;
+        fill.job.rows = part.rows;
+        fill.job.from_stride = shape.stride;
+        fill.job.to_stride = part.row_bytes;
+        if (activity) fill.job.activity = *activity;
+        fill.job.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
+        copy_threads_->post(fill.job);
+      }
+      Filling &fill = filling.front();
+      copy_threads_->wait(fill.job);
+      const StagedPart &part = *fill.part;
+      CSS_CUDA_CHECK(part.rows == 1 ? cudaMemcpyAsync(device + part.offset, fill.buffer->host, part.row_bytes,
+                                                      cudaMemcpyHostToDevice, stream)
+                                    : cudaMemcpy2DAsync(device + part.offset, shape.stride, fill.buffer->host,
+                                                        part.row_bytes, part.row_bytes, part.rows,
+                                                        cudaMemcpyHostToDevice, stream));
+      fill.buffer->emptied.record(stream);
+      filling.pop_front();
+    }
+  }
+
+  // Device to host into staging buffers held until the command is done
+  // (complete() drains them into user memory). False, with nothing queued,
+  // when there are not enough buffers: the caller copies through a lock.
+  bool stage_out(const std::byte *device, std::byte *host, const Region &shape, cudaStream_t stream,
+                 const faults::Activity *activity, std::vector<Drain> &drains) {
+    StagingBuffers &buffers = staging();
+    const std::vector<StagedPart> parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes);
+    std::vector<std::byte *> taken;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      std::byte *buffer = buffers.take_out();
+      if (!buffer) {
+        for (std::byte *given : taken)
+          buffers.give_back_out(given);
+        return false;
+      }
+      taken.push_back(buffer);
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const StagedPart &part = parts[i];
+      CSS_CUDA_CHECK(part.rows == 1 ? cudaMemcpyAsync(taken[i], device + part.offset, part.row_bytes,
+                                                      cudaMemcpyDeviceToHost, stream)
+                                    : cudaMemcpy2DAsync(taken[i], part.row_bytes, device + part.offset,
+                                                        shape.stride, part.row_bytes, part.rows,
+                                                        cudaMemcpyDeviceToHost, stream));
+      Drain drain{taken[i], host, part, shape.stride, activity ? *activity : faults::Activity{}};
+      drain.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
+      drains.push_back(drain);
+    }
+    return true;
+  }
+
+  // The command is done: its staged copies out go on to user memory, on
+  // the copy threads, before it is reported.
+  void drain(std::vector<Drain> &drains) {
+    if (drains.empty()) return;
+    std::deque<CopyThreads::Job> jobs;
+    for (const Drain &drain : drains) {
+      CopyThreads::Job &job = jobs.emplace_back();
+      job.from = drain.buffer;
+      job.to = drain.host + drain.part.offset;
+      job.row_bytes = drain.part.row_bytes;
+      job.rows = drain.part.rows;
+      job.from_stride = drain.part.row_bytes;
+      job.to_stride = drain.stride;
+      job.activity = drain.activity;
+      copy_threads_->post(job);
+    }
+    for (const CopyThreads::Job &job : jobs)
+      copy_threads_->wait(job);
+    for (const Drain &drain : drains)
+      staging_->give_back_out(drain.buffer);
+    drains.clear();
   }
 
   // One region of a transfer, `offset` bytes after the object's first byte.
   void copy_piece(const Transfer &transfer, std::size_t offset, const Region &shape, cudaStream_t stream,
-                  PageLocks::Leases &leases) {
+                  PageLocks::Leases &leases, const faults::Activity *activity = nullptr,
+                  std::vector<Drain> *drains = nullptr) {
     std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
+    if (transfer.from_space == 0 && transfer.to_space != 0 && stages(source, shape)) {
+      stage_in(source, destination, shape, stream, activity);
+      return;
+    }
+    if (transfer.to_space == 0 && transfer.from_space != 0 && drains && stages(destination, shape) &&
+        stage_out(source, destination, shape, stream, activity, *drains))
+      return;
     if (page_locks_) {
       // Locked ahead by the pinning service, mostly; what is not yet locked
       // is locked now, or waited for where the service has started on it.
@@ -417,7 +612,7 @@ private:
       cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
       flight->copies_start.record(stream);
       for (const Transfer &transfer : command.before)
-        copy(transfer, stream, flight->leases, nullptr);
+        copy(transfer, stream, flight->leases, nullptr, &flight->drains);
       flight->copies_end.record(stream);
       flight->done.record(stream);
     } else {
@@ -425,7 +620,7 @@ private:
       flight->peer_start.record(peer_->get());
       for (const Transfer &transfer : command.before)
         copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases,
-             command.task.get());
+             command.task.get(), &flight->drains);
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
@@ -466,7 +661,7 @@ private:
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
         flight->after_start.record(out_->get());
         for (const Transfer &transfer : command.after)
-          copy(transfer, out_->get(), flight->leases, command.task.get());
+          copy(transfer, out_->get(), flight->leases, command.task.get(), &flight->drains);
         flight->done.record(out_->get());
       }
     }
@@ -508,6 +703,7 @@ private:
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
                                payload_bytes(command.after), task.traced());
     }
+    drain(flight.drains);
     if (page_locks_) page_locks_->release(flight.leases);
     context_.report_done(command, space());
   }
@@ -563,6 +759,7 @@ private:
       }
     }
     lanes_.clear();
+    staging_.reset(); // no copy is in flight
     in_.reset();
     peer_.reset();
     out_.reset();
@@ -575,6 +772,8 @@ private:
   std::string name_;
   std::size_t memory_;    // this partition's share of the GPU's usable memory
   PageLocks *page_locks_; // null: host copies run pageable (CSS_PIN_HOST=0)
+  CopyThreads *copy_threads_; // null: unlocked memory is locked as it is copied (CSS_STAGING_THREADS=0)
+  std::unique_ptr<StagingBuffers> staging_; // worker thread only, made at the first staged copy
   mutable std::mutex peer_mutex_;
   std::set<int> peers_; // spaces this device reads directly
   WorkerContext context_;
@@ -610,8 +809,8 @@ std::unique_ptr<PageLocker> make_cuda_page_locker() {
 }
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       PageLocks *page_locks, unsigned compute_streams,
-                                                       NodeRanks node) {
+                                                       PageLocks *page_locks, CopyThreads *copy_threads,
+                                                       unsigned compute_streams, NodeRanks node) {
   GpuShare share = share_gpus(cuda_device_count(), node);
   std::vector<int> &ordinals = share.ordinals;
   if (max_gpus >= 0 && static_cast<int>(ordinals.size()) > max_gpus) ordinals.resize(max_gpus);
@@ -627,7 +826,8 @@ std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_
     for (unsigned partition = 0; partition < partitions; ++partition) {
       int space = first_space + static_cast<int>(devices.size());
       auto device =
-          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, compute_streams);
+          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, copy_threads,
+                                       compute_streams);
       partitions_of[i].push_back(device.get());
       devices.push_back(std::move(device));
     }

@@ -104,6 +104,7 @@ std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigne
 
 class PageLocks;
 class PageLocker;
+class CopyThreads;
 struct NodeRanks;
 
 // The CUDA devices present (empty without CUDA support or GPUs): of the
@@ -112,10 +113,11 @@ struct NodeRanks;
 // devices (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`,
 // each device running tasks on `compute_streams` streams. Their copies of
 // host memory go through `page_locks` (null: pageable copies), which must
-// outlive them.
+// outlive them; what is not locked yet they copy through staging buffers
+// filled by `copy_threads` (null: they lock it first; StagedCopies.hpp).
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
-                                                       PageLocks *page_locks, unsigned compute_streams,
-                                                       NodeRanks node);
+                                                       PageLocks *page_locks, CopyThreads *copy_threads,
+                                                       unsigned compute_streams, NodeRanks node);
 int cuda_device_count();
 // Locks pages with cudaHostRegister (null without CUDA support).
 std::unique_ptr<PageLocker> make_cuda_page_locker();

@@ -178,6 +178,7 @@ void PageLocks::forget(const void *address, std::size_t bytes) {
   });
   Locks doomed;
   erase_range(named_, lo, hi);
+  staged_.erase(staged_.lower_bound(lo), staged_.lower_bound(hi));
   for (auto it = first_ending_after(locks_, lo); it != locks_.end() && it->first < hi;) {
     erase_range(named_, it->first, it->second.end);
     auto next = std::next(it);
@@ -193,6 +194,17 @@ void PageLocks::forget(const void *address, std::size_t bytes) {
   });
 }
 
+unsigned PageLocks::count_staged(const void *address, std::size_t bytes) {
+  Exempt exempt;
+  std::lock_guard lock(mutex_);
+  const auto start = reinterpret_cast<std::uintptr_t>(address);
+  Staged &staged = staged_[start];
+  // The same first byte with another extent is other data (memory reused
+  // in another shape): counted afresh.
+  if (staged.end != start + bytes) staged = Staged{start + bytes, 0};
+  return ++staged.copies;
+}
+
 void PageLocks::forget_all() {
   Exempt exempt;
   std::unique_lock held(mutex_);
@@ -200,6 +212,7 @@ void PageLocks::forget_all() {
   Locks doomed;
   doomed.swap(locks_);
   named_.clear();
+  staged_.clear();
   unlock_when_unleased(held, doomed);
   released_.wait(held, [&] { return closing_.empty(); });
 }

@@ -87,6 +87,13 @@ public:
   // Whether every page of [address, address + bytes) is locked now.
   bool locked(const void *address, std::size_t bytes) const;
 
+  // A device worker is about to copy [address, address + bytes), which is
+  // not locked, through staging buffers (StagedCopies.hpp): returns how
+  // many staged copies of the range starting at `address` there have been,
+  // this one included. Memory copied often is worth locking (CudaDevice.cpp
+  // decides); the count goes with the memory (forget).
+  unsigned count_staged(const void *address, std::size_t bytes);
+
   // Bytes locked now (tests and diagnostics).
   std::size_t locked_bytes() const;
 
@@ -116,6 +123,11 @@ private:
   Ranges pending_;                   // being locked by some thread, disjoint from locks_
   Locks closing_;                    // forgotten, waiting for their leases to end
   Ranges named_;                     // bytes tasks named, merged
+  struct Staged {
+    std::uintptr_t end = 0;
+    unsigned copies = 0;
+  };
+  std::map<std::uintptr_t, Staged> staged_; // by first byte: staged copies of unlocked ranges
   Totals totals_;                    // guarded by mutex_
 };
 

@@ -95,7 +95,7 @@ constexpr const char *known_variables[] = {
     "CSS_PREFETCH_DEPTH",   "CSS_WB_CLEAN",       "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
     "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
-    "CSS_PIN_THREADS",      "CSS_MPI_NET",
+    "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS",
 };
 
 const char *variable(const char *name) {
@@ -233,6 +233,8 @@ Config Config::from_environment() {
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
   if (const char *v = variable("CSS_PIN_THREADS")) config.pin_threads = parse_count("CSS_PIN_THREADS", v, 0, 16);
+  if (const char *v = variable("CSS_STAGING_THREADS"))
+    config.staging_threads = parse_count("CSS_STAGING_THREADS", v, 0, 64);
   if (const char *v = variable("CSS_NESTED")) {
     std::string mode = v;
     if (mode != "tasks" && mode != "inline")

@@ -28,7 +28,8 @@ std::string StatsSnapshot::format_line() const {
     std::snprintf(text, sizeof text, "%.6f", s);
     return std::string(text);
   };
-  line << " pin_s=" << seconds(pin_seconds);
+  line << " pin_s=" << seconds(pin_seconds) << " staged_bytes=" << staged_bytes
+       << " stage_s=" << seconds(stage_seconds);
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   for (std::size_t i = 0; i < device_busy_seconds.size(); ++i)
@@ -65,6 +66,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.pin_host = pin_host;
   s.pinned_bytes = pinned_bytes;
   s.pin_seconds = pin_seconds;
+  s.staged_bytes = staged_bytes;
+  s.stage_seconds = stage_seconds;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

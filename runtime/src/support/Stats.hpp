@@ -34,6 +34,8 @@ struct StatsSnapshot {
   std::string pin_host = "0"; // how long user memory stays page-locked, as CSS_PIN_HOST: 1, barrier or 0
   std::uint64_t pinned_bytes = 0; // bytes page-locked (at finish)
   double pin_seconds = 0;         // time spent page-locking them, over all threads that did
+  std::uint64_t staged_bytes = 0; // bytes copied through staging buffers (both ways), by the copy threads
+  double stage_seconds = 0;       // the copy threads' time doing it, summed over them
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device

@@ -45,6 +45,8 @@ struct Stats {
   // Set once at finish, from PageLocks: what page-locking cost.
   std::uint64_t pinned_bytes = 0;
   double pin_seconds = 0;
+  std::uint64_t staged_bytes = 0;
+  double stage_seconds = 0;
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;

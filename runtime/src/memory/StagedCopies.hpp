@@ -1,0 +1,94 @@
+// StagedCopies: copies of host memory that is not page-locked to a GPU,
+// through page-locked staging buffers filled by host threads in parallel.
+//
+// A user's first run finds nothing locked. Locking costs 5 to 26 GB/s
+// depending on the node (cudaHostRegister; performance.md), a copy from
+// pageable memory 6-7 GB/s, while a GPU reads locked memory at about 50
+// GB/s. A device worker that must copy a range not locked yet can instead
+// cut it into buffer-sized parts (plan_staged_parts), have these threads
+// memcpy each part into a locked buffer (several parts at once: one thread
+// copies at a few GB/s, eight reach about 18 on an H200 node, pinning.cu),
+// and DMA each buffer as soon as it is full. The lock itself is then left to
+// the pinning service (PinService.hpp), off the copy's path; later copies of
+// the range find it locked.
+//
+// The buffers and the DMAs are the device's (CudaDevice.cpp: only a device's
+// worker makes CUDA calls for it); here are the plan and the threads.
+//
+// Threads: any device worker posts jobs and waits for them; the pool's own
+// threads run them. Totals are read by the runtime at finish.
+#pragma once
+
+#include "devices/FaultReports.hpp"
+#include "graph/Region.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpuss {
+
+// One staging buffer's worth of a region: `rows` runs of `row_bytes`, the
+// first `offset` bytes after the region's first byte, `stride` apart as in
+// the region (host and device copies share the region's layout). Packed
+// into the buffer, they take rows * row_bytes bytes.
+struct StagedPart {
+  std::size_t offset = 0;
+  std::size_t row_bytes = 0;
+  std::size_t rows = 1;
+};
+
+// The region cut into parts of at most `buffer_bytes` each, in address
+// order, covering each byte of the region once and no byte between its
+// rows: whole rows where a row fits a buffer, else pieces of one row.
+std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffer_bytes);
+
+class CopyThreads {
+public:
+  // rows of row_bytes from `from` (rows from_stride apart) to `to` (rows
+  // to_stride apart). The poster keeps the job alive until done.
+  struct Job {
+    const std::byte *from = nullptr;
+    std::byte *to = nullptr;
+    std::size_t row_bytes = 0, rows = 1, from_stride = 0, to_stride = 0;
+    // What a fault while copying is reported as (FaultReports.hpp): the
+    // copy reads user memory, whose region may reach past its allocation.
+    faults::Activity activity;
+    bool done = false; // guarded by the pool's mutex
+  };
+
+  explicit CopyThreads(unsigned threads);
+  ~CopyThreads(); // no job may be outstanding
+  CopyThreads(const CopyThreads &) = delete;
+  CopyThreads &operator=(const CopyThreads &) = delete;
+
+  unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
+  void post(Job &job);
+  // Returns once the job has run; the job may then be destroyed.
+  void wait(const Job &job);
+
+  struct Totals {
+    std::uint64_t bytes = 0;
+    double busy_seconds = 0; // summed over the threads
+  };
+  Totals totals() const;
+
+private:
+  void run();
+
+  std::mutex mutex_;
+  std::condition_variable posted_;   // a job was posted, or the pool is stopping
+  std::condition_variable finished_; // a job is done (the pool's: a finished job may be gone)
+  std::deque<Job *> queue_; // guarded by mutex_
+  bool stopping_ = false;   // guarded by mutex_
+  std::atomic<std::uint64_t> bytes_{0};
+  std::atomic<std::uint64_t> busy_nanoseconds_{0};
+  std::vector<std::jthread> threads_;
+};
+
+} // namespace gpuss
