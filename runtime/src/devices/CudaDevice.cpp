@@ -217,18 +217,20 @@ private:
 };
 
 // One device's page-locked staging buffers (StagedCopies.hpp), made at its
-// first staged copy. Copies in take the buffers of a fixed ring in turn; a
-// buffer is free again once the DMA recorded after it has completed. Copies
+// first staged copy. Copies in take buffers of a fixed ring while their
+// command waits to be issued; a buffer is free again once the DMA recorded
+// after it has completed. Copies
 // out hold theirs until their command is done and the copy threads have
 // moved the bytes on to user memory: they are made as needed, up to a cap,
 // beyond which a copy out locks its memory instead. Worker thread only.
 class StagingBuffers {
 public:
   static constexpr std::size_t buffer_bytes = std::size_t{2} << 20;
-  static constexpr std::size_t max_out = 256; // 512 MiB held by copies out at most
+  static constexpr std::size_t ring_size = 128; // 256 MiB: eight tiles of 2048 x 2048 doubles being filled
+  static constexpr std::size_t max_out = 256;   // 512 MiB held by copies out at most
 
-  explicit StagingBuffers(unsigned ring) {
-    for (unsigned i = 0; i < ring; ++i)
+  StagingBuffers() {
+    for (std::size_t i = 0; i < ring_size; ++i)
       in_.push_back({allocate(), CudaEvent{}});
   }
   ~StagingBuffers() {
@@ -242,15 +244,30 @@ public:
 
   struct InBuffer {
     std::byte *host = nullptr;
-    CudaEvent emptied; // recorded after the DMA from it
+    CudaEvent emptied;  // recorded after the DMA from it
+    bool taken = false; // by a fill whose DMA is not queued yet
   };
-  // The next buffer of the ring, once the DMA of its last use has finished.
-  InBuffer &next_in() {
-    InBuffer &buffer = in_[next_in_++ % in_.size()];
-    CSS_CUDA_CHECK(cudaEventSynchronize(buffer.emptied.get()));
-    return buffer;
+  // Buffers of the ring free now: not taken, their last DMA finished.
+  std::size_t free_in() const {
+    return static_cast<std::size_t>(
+        std::count_if(in_.begin(), in_.end(), [](const InBuffer &b) { return !b.taken && b.emptied.done(); }));
   }
-  std::size_t ring() const { return in_.size(); }
+  // A free buffer of the ring (there must be one: free_in), taken.
+  InBuffer &take_in() {
+    for (std::size_t i = 0; i < in_.size(); ++i) {
+      InBuffer &buffer = in_[(next_in_ + i) % in_.size()];
+      if (buffer.taken || !buffer.emptied.done()) continue;
+      buffer.taken = true;
+      next_in_ = (next_in_ + i + 1) % in_.size();
+      return buffer;
+    }
+    fatal("internal error: no free staging buffer on a device (CudaDevice.cpp)");
+  }
+  // Its DMA is queued on `stream`: free again once that is done.
+  void queued_from(InBuffer &buffer, cudaStream_t stream) {
+    buffer.emptied.record(stream);
+    buffer.taken = false;
+  }
   // A buffer for a copy out, or null when max_out are held.
   std::byte *take_out() {
     if (out_free_.empty()) {
@@ -386,6 +403,26 @@ private:
     CudaEvent done{true};
     PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
     std::vector<Drain> drains; // staged copies out, moved on to user memory once `done`
+    std::deque<CopyThreads::Job> drain_jobs; // posted once `done`; the command is reported when they are
+    bool draining = false;
+  };
+  // A command popped from the inbox, waiting to be issued while the copy
+  // threads fill the staging buffers of its copies in. Commands are issued
+  // in the order they came (the streams must see them in that order: a later
+  // task may read what an earlier fetch brings), each once its fills are
+  // done; meanwhile the worker goes on polling, and the fills of the
+  // commands behind it proceed.
+  struct StagedFill {
+    StagingBuffers::InBuffer *buffer = nullptr;
+    StagedPart part;
+    CopyThreads::Job job;
+  };
+  struct Pending {
+    DeviceCommand command;
+    bool prepared = false;
+    std::vector<bool> staged;     // for each host piece it copies in, in copy order: through buffers?
+    std::size_t next_piece = 0;   // issue(): the next entry of `staged`
+    std::deque<StagedFill> fills; // in copy order (deque: a job must not move)
   };
 
   // `task`: the task whose command this is (null for write-backs and loads
@@ -393,11 +430,7 @@ private:
   void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task,
             std::vector<Drain> *drains = nullptr) {
     const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
-    const DataObject &object = *transfer.object;
-    faults::Activity copying =
-        faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
-                               task ? task->line : object.first_line, from_host ? "the host" : name_.c_str(),
-                               to_host ? "the host" : name_.c_str());
+    faults::Activity copying = copy_activity(transfer, task);
     transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
       if (!from_host && !to_host) {
         copy_piece(transfer, offset, shape, stream, leases);
@@ -414,6 +447,14 @@ private:
     });
   }
 
+  faults::Activity copy_activity(const Transfer &transfer, const Task *task) const {
+    const DataObject &object = *transfer.object;
+    return faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
+                                  task ? task->line : object.first_line,
+                                  transfer.from_space == 0 ? "the host" : name_.c_str(),
+                                  transfer.to_space == 0 ? "the host" : name_.c_str());
+  }
+
   // Whether a copy of `shape`, whose host side at `host` is not locked, goes
   // through staging buffers. Staging a range costs about as much as locking
   // it (once) and copying it from the lock, three times over on the nodes
@@ -427,51 +468,77 @@ private:
   }
 
   StagingBuffers &staging() {
-    if (!staging_) staging_ = std::make_unique<StagingBuffers>(std::max(8u, 4 * copy_threads_->threads()));
+    if (!staging_) staging_ = std::make_unique<StagingBuffers>();
     return *staging_;
   }
 
-  // Host to device through the ring of staging buffers: the copy threads
-  // fill up to a ring's worth of parts at once, and each buffer's DMA is
-  // queued on `stream` as soon as it is full, in order. Returns once every
-  // part is queued: the user memory has been read.
-  void stage_in(const std::byte *host, std::byte *device, const Region &shape, cudaStream_t stream,
-                const faults::Activity *activity) {
+  // Calls fn(host, shape, transfer) for each host piece the command copies
+  // in, in the order issue() copies them.
+  template <typename Fn> static void for_each_host_piece_in(const DeviceCommand &command, Fn fn) {
+    for (const Transfer &transfer : command.before)
+      if (transfer.from_space == 0)
+        transfer.for_each_piece(
+            [&](std::size_t offset, const Region &shape) { fn(transfer.source + offset, shape, transfer); });
+  }
+
+  // Starts the fills of the command's staged copies in: each host piece not
+  // locked goes through buffers (unless it has been staged often: stages),
+  // all of the command's or none. False when the ring has too few free
+  // buffers now: the command waits, and so do those behind it.
+  bool prepare(Pending &pending) {
+    if (!copy_threads_) return pending.prepared = true;
+    std::size_t needed = 0;
+    for_each_host_piece_in(pending.command, [&](const std::byte *host, const Region &shape, const Transfer &) {
+      if (!page_locks_->locked(host, shape.span()))
+        needed += plan_staged_parts(shape, StagingBuffers::buffer_bytes).size();
+    });
+    if (needed == 0) return pending.prepared = true;
     StagingBuffers &buffers = staging();
-    const std::vector<StagedPart> parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes);
-    struct Filling {
-      const StagedPart *part;
-      StagingBuffers::InBuffer *buffer;
-      CopyThreads::Job job;
-    };
-    std::deque<Filling> filling; // references stay valid through push_back and pop_front
-    std::size_t next = 0;
-    while (next < parts.size() || !filling.empty()) {
-      while (next < parts.size() && filling.size() < buffers.ring()) {
-        const StagedPart &part = parts[next++];
-        Filling &fill = filling.emplace_back();
-        fill.part = &part;
-        fill.buffer = &buffers.next_in();
-        fill.job.from = host + part.offset;
-        fill.job.to = fill.buffer->host;
-        fill.job.row_bytes = part.row_bytes;
-        fill.job.rows = part.rows;
-        fill.job.from_stride = shape.stride;
-        fill.job.to_stride = part.row_bytes;
-        if (activity) fill.job.activity = *activity;
-        fill.job.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
-        copy_threads_->post(fill.job);
+    const bool fits = needed <= StagingBuffers::ring_size; // else its copies in lock as they copy
+    if (fits && needed > buffers.free_in()) return false;
+    for_each_host_piece_in(pending.command, [&](std::byte *host, const Region &shape, const Transfer &transfer) {
+      const bool staged = fits && stages(host, shape);
+      pending.staged.push_back(staged);
+      if (!staged) return;
+      const faults::Activity activity = copy_activity(transfer, pending.command.task.get());
+      for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
+        StagedFill &fill = pending.fills.emplace_back();
+        fill.buffer = &buffers.take_in();
+        fill.part = part;
+        CopyThreads::Job &job = fill.job;
+        job.from = host + part.offset;
+        job.to = fill.buffer->host;
+        job.row_bytes = part.row_bytes;
+        job.rows = part.rows;
+        job.from_stride = shape.stride;
+        job.to_stride = part.row_bytes;
+        job.activity = activity;
+        job.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
+        copy_threads_->post(job);
       }
-      Filling &fill = filling.front();
-      copy_threads_->wait(fill.job);
-      const StagedPart &part = *fill.part;
+    });
+    return pending.prepared = true;
+  }
+
+  bool fills_done(Pending &pending) {
+    return std::all_of(pending.fills.begin(), pending.fills.end(),
+                       [&](const StagedFill &fill) { return copy_threads_->finished(fill.job); });
+  }
+
+  // issue(): the next host piece copied in went through buffers, filled by
+  // now: their DMAs to `device`, in order, on `stream`.
+  void dma_staged_in(Pending &pending, std::byte *device, const Region &shape, cudaStream_t stream) {
+    for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
+      StagedFill &fill = pending.fills.front();
+      if (fill.part.offset != part.offset || fill.part.rows != part.rows)
+        fatal("internal error: staged fills out of order (CudaDevice.cpp)");
       CSS_CUDA_CHECK(part.rows == 1 ? cudaMemcpyAsync(device + part.offset, fill.buffer->host, part.row_bytes,
                                                       cudaMemcpyHostToDevice, stream)
                                     : cudaMemcpy2DAsync(device + part.offset, shape.stride, fill.buffer->host,
                                                         part.row_bytes, part.row_bytes, part.rows,
                                                         cudaMemcpyHostToDevice, stream));
-      fill.buffer->emptied.record(stream);
-      filling.pop_front();
+      staging_->queued_from(*fill.buffer, stream);
+      pending.fills.pop_front();
     }
   }
 
@@ -507,12 +574,10 @@ private:
   }
 
   // The command is done: its staged copies out go on to user memory, on
-  // the copy threads, before it is reported.
-  void drain(std::vector<Drain> &drains) {
-    if (drains.empty()) return;
-    std::deque<CopyThreads::Job> jobs;
-    for (const Drain &drain : drains) {
-      CopyThreads::Job &job = jobs.emplace_back();
+  // the copy threads; it is reported once they have (drained).
+  void start_drains(InFlight &flight) {
+    for (const Drain &drain : flight.drains) {
+      CopyThreads::Job &job = flight.drain_jobs.emplace_back();
       job.from = drain.buffer;
       job.to = drain.host + drain.part.offset;
       job.row_bytes = drain.part.row_bytes;
@@ -522,11 +587,11 @@ private:
       job.activity = drain.activity;
       copy_threads_->post(job);
     }
-    for (const CopyThreads::Job &job : jobs)
-      copy_threads_->wait(job);
-    for (const Drain &drain : drains)
-      staging_->give_back_out(drain.buffer);
-    drains.clear();
+    flight.draining = !flight.drains.empty();
+  }
+  bool drained(InFlight &flight) {
+    return std::all_of(flight.drain_jobs.begin(), flight.drain_jobs.end(),
+                       [&](const CopyThreads::Job &job) { return copy_threads_->finished(job); });
   }
 
   // One region of a transfer, `offset` bytes after the object's first byte.
@@ -534,8 +599,9 @@ private:
                   PageLocks::Leases &leases, const faults::Activity *activity = nullptr,
                   std::vector<Drain> *drains = nullptr) {
     std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
-    if (transfer.from_space == 0 && transfer.to_space != 0 && stages(source, shape)) {
-      stage_in(source, destination, shape, stream, activity);
+    if (transfer.from_space == 0 && transfer.to_space != 0 && issuing_ &&
+        issuing_->next_piece < issuing_->staged.size() && issuing_->staged[issuing_->next_piece++]) {
+      dma_staged_in(*issuing_, destination, shape, stream);
       return;
     }
     if (transfer.to_space == 0 && transfer.from_space != 0 && drains && stages(destination, shape) &&
@@ -604,7 +670,9 @@ private:
     copy(within, stream, none, &task);
   }
 
-  void issue(DeviceCommand command) {
+  void issue(Pending &pending) {
+    issuing_ = &pending;
+    DeviceCommand command = std::move(pending.command);
     auto flight = std::make_unique<InFlight>();
     if (!command.task) {
       // Transfer-only: loads ahead of this device's tasks, or write-backs of
@@ -667,8 +735,12 @@ private:
     }
     flight->command = std::move(command);
     in_flight_.push_back(std::move(flight));
+    issuing_ = nullptr;
+    if (!pending.fills.empty()) fatal("internal error: staged fills left unissued (CudaDevice.cpp)");
   }
 
+  // `done` has completed: times, trace and counts; then the drains of its
+  // staged copies out start (finish() reports it once they are drained).
   void complete(InFlight &flight) {
     DeviceCommand &command = flight.command;
     // Device times on the host clock: `done` has just been seen complete.
@@ -703,9 +775,14 @@ private:
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
                                payload_bytes(command.after), task.traced());
     }
-    drain(flight.drains);
+    start_drains(flight);
+  }
+
+  void finish(InFlight &flight) {
+    for (const Drain &drain : flight.drains)
+      staging_->give_back_out(drain.buffer);
     if (page_locks_) page_locks_->release(flight.leases);
-    context_.report_done(command, space());
+    context_.report_done(flight.command, space());
   }
 
   void run(std::latch &ready) {
@@ -736,21 +813,38 @@ private:
       DeviceCommand command;
       bool progress = false;
       while (inbox_.try_pop(command)) {
-        issue(std::move(command));
+        pending_.push_back(std::make_unique<Pending>());
+        pending_.back()->command = std::move(command);
         command = DeviceCommand{};
         progress = true;
       }
+      for (auto &pending : pending_)
+        if (!pending->prepared && !prepare(*pending)) break;
+      while (!pending_.empty() && pending_.front()->prepared && fills_done(*pending_.front())) {
+        issue(*pending_.front());
+        pending_.pop_front();
+        progress = true;
+      }
       for (auto it = in_flight_.begin(); it != in_flight_.end();) {
-        if ((*it)->done.done()) {
-          complete(**it);
-          it = in_flight_.erase(it);
+        InFlight &flight = **it;
+        if (!flight.draining) {
+          if (!flight.done.done()) {
+            ++it;
+            continue;
+          }
+          complete(flight);
           progress = true;
-        } else {
-          ++it;
         }
+        if (flight.draining && !drained(flight)) {
+          ++it;
+          continue;
+        }
+        finish(flight);
+        it = in_flight_.erase(it);
+        progress = true;
       }
       if (progress) continue;
-      if (in_flight_.empty()) {
+      if (in_flight_.empty() && pending_.empty()) {
         if (stop.load(std::memory_order_acquire)) break;
         inbox_.wait(ticket, context_.spin_rounds);
       } else {
@@ -789,6 +883,8 @@ private:
   std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
   std::size_t next_lane_ = 0;
   std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
+  std::deque<std::unique_ptr<Pending>> pending_;    // worker thread only: popped, not issued yet
+  Pending *issuing_ = nullptr;                       // issue(): the command being issued
   Inbox<DeviceCommand> inbox_;
   std::jthread thread_;
 };

@@ -49,6 +49,11 @@ void CopyThreads::wait(const Job &job) {
   finished_.wait(lock, [&] { return job.done; });
 }
 
+bool CopyThreads::finished(const Job &job) {
+  std::lock_guard lock(mutex_);
+  return job.done;
+}
+
 CopyThreads::Totals CopyThreads::totals() const {
   return {bytes_.load(std::memory_order_relaxed), busy_nanoseconds_.load(std::memory_order_relaxed) * 1e-9};
 }

@@ -71,6 +71,8 @@ public:
   void post(Job &job);
   // Returns once the job has run; the job may then be destroyed.
   void wait(const Job &job);
+  // Whether the job has run (a worker polling).
+  bool finished(const Job &job);
 
   struct Totals {
     std::uint64_t bytes = 0;
