@@ -281,26 +281,33 @@ fr() {
   local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
   env CSS_NUM_GPUS="${FIRSTRUN_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
     tee -a "$out/$what.log" | grep -E "^cholesky|^page-lock|css-stats" |
-    sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*(staged_bytes=[0-9]+).*(stage_s=[0-9.]+).*/   \1 \2 \3 \4/' |
+    sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*(staging_threads=[0-9]+).*(probed_lock_GBs=[0-9.]+).*(staged_bytes=[0-9]+).*(stage_s=[0-9.]+).*/   \1 \2 \3 \4 \5 \6/' |
     sed "s/^/$label /"
 }
 if [[ $what == staging ]]; then
   # Issue 19: copies of memory not locked yet through staging buffers (CSS_STAGING_THREADS=8, 16) against
-  # locking it as the worker copies it (the default, CSS_STAGING_THREADS=0), alternating, fresh processes, with
-  # cusolverDn (matrix on the GPU) in the same call. STAGING_SIZES (default 49152), STAGING_ROUNDS (2).
+  # locking it as the worker copies it (CSS_STAGING_THREADS=0) and the default (auto), alternating, fresh processes, with
+  # cusolverDn (matrix on the GPU) in the same call. STAGING_SIZES (default 49152), STAGING_ROUNDS (2),
+  # STAGING_THREADS (the staged variants, default "8 16"), FIRSTRUN_GPUS (1), STAGING_EXTRAS=0 (no single
+  # precision run, no trace).
   echo "== staged first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
   for n in ${STAGING_SIZES:-49152}; do
     "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/staging.log"
     for round in $(seq 1 "${STAGING_ROUNDS:-2}"); do
-      fr "staged-8 r$round" CSS_STAGING_THREADS=8 -- -n "$n" -p d
-      fr "lock-as-copied r$round" -- -n "$n" -p d
-      fr "staged-16 r$round" CSS_STAGING_THREADS=16 -- -n "$n" -p d
+      fr "lock-as-copied r$round" CSS_STAGING_THREADS=0 -- -n "$n" -p d
+      fr "auto r$round" -- -n "$n" -p d
+      for threads in ${STAGING_THREADS-8 16}; do
+        fr "staged-$threads r$round" CSS_STAGING_THREADS="$threads" -- -n "$n" -p d
+      done
     done
     fr prelocked -- -n "$n" -p d --prelocked
   done
-  fr staged-single CSS_STAGING_THREADS=16 -- -n 49152 -p s
-  fr staged-trace CSS_STAGING_THREADS=16 CSS_TRACE="$out/trace-staged-49152.json" -- -n 49152 -p d
-  python3 "$root/scripts/trace-summary.py" "$out/trace-staged-49152.json" --window 50 2>&1 | sed -n 1,30p
+  if [[ ${STAGING_EXTRAS:-1} == 1 ]]; then
+    fr staged-single CSS_STAGING_THREADS=16 -- -n 49152 -p s
+    fr staged-trace CSS_STAGING_THREADS=16 CSS_TRACE="$out/trace-staged-49152.json" -- -n 49152 -p d
+    python3 "$root/scripts/trace-summary.py" "$out/trace-staged-49152.json" --window 50 2>&1 | tee "$out/trace-staged.txt" |
+      sed -n 1,30p
+  fi
 fi
 if [[ $what == firstrun ]]; then
   # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with

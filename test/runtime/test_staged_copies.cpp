@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 namespace gpuss {
@@ -117,6 +119,44 @@ TEST(CountStaged, CountsCopiesOfARangeUntilItsMemoryIsForgotten) {
   EXPECT_EQ(locks.count_staged(memory + 4096, 4096), 2u) << "other memory keeps its count";
   locks.forget_all();
   EXPECT_EQ(locks.count_staged(memory + 4096, 4096), 1u);
+}
+
+// CSS_STAGING_THREADS=auto: staging for one GPU where locking is slow, and
+// never where it is fast, unmeasured, or several GPUs run (performance.md).
+TEST(AutoStaging, OnlyOneGpuOnANodeThatLocksSlowly) {
+  EXPECT_EQ(auto_staging_threads(1, 5e9, 16), 8u);
+  EXPECT_EQ(auto_staging_threads(1, 9.9e9, 64), 16u) << "at most 16";
+  EXPECT_EQ(auto_staging_threads(1, 9e9, 1), 1u);
+  EXPECT_EQ(auto_staging_threads(1, 18e9, 16), 0u) << "locking is fast";
+  EXPECT_EQ(auto_staging_threads(1, 0, 16), 0u) << "not measured";
+  EXPECT_EQ(auto_staging_threads(4, 5e9, 64), 0u) << "four GPUs: no gain measured";
+  EXPECT_EQ(auto_staging_threads(0, 5e9, 16), 0u);
+}
+
+// The probe times one lock of fresh written memory, and leaves nothing
+// locked or counted.
+class SlowLocker final : public PageLocker {
+public:
+  bool lock(void *, std::size_t) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ++locks;
+    return true;
+  }
+  void unlock(void *) override { ++unlocks; }
+  int locks = 0, unlocks = 0;
+};
+
+TEST(ProbeLockRate, TimesOneLockAndUndoesIt) {
+  auto locker = std::make_unique<SlowLocker>();
+  SlowLocker &seen = *locker;
+  PageLocks locks(std::move(locker));
+  const double rate = locks.probe_lock_rate(std::size_t{1} << 20);
+  EXPECT_GT(rate, 0.0);
+  EXPECT_LT(rate, (1 << 20) / 0.019) << "1 MiB in at least 20 ms";
+  EXPECT_EQ(seen.locks, 1);
+  EXPECT_EQ(seen.unlocks, 1);
+  EXPECT_EQ(locks.locked_bytes(), 0u);
+  EXPECT_EQ(locks.totals().bytes, 0u);
 }
 
 } // namespace

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <thread>
 #include <unordered_set>
 
@@ -61,6 +62,8 @@ private:
   // Locks user memory ahead of the copies (null without page locks or with
   // CSS_PIN_THREADS=0); after the page locks it uses, before the master.
   std::unique_ptr<PinService> pin_service_;
+  double probed_lock_rate_ = 0; // bytes/s, measured at start-up by CSS_STAGING_THREADS=auto (0: not measured)
+  unsigned staging_threads_ = 0;
   std::unique_ptr<CopyThreads> copy_threads_; // GPU workers' staged copies; null without page locks
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
@@ -96,6 +99,19 @@ std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
   return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
 }
 
+// CSS_STAGING_THREADS (StagedCopies.hpp, auto_staging_threads): with
+// `auto` the node's page-lock rate is measured (64 MiB, some 5-15 ms) only
+// where the choice depends on it, one GPU.
+unsigned staging_threads_for(const Config &config, PageLocks *page_locks, double &probed_rate) {
+  probed_rate = 0;
+  if (!page_locks) return 0;
+  if (!config.staging_auto) return config.staging_threads;
+  int gpus = cuda_device_count();
+  if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
+  if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{64} << 20);
+  return auto_staging_threads(gpus, probed_rate, std::thread::hardware_concurrency());
+}
+
 std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks,
                                                   CopyThreads *copy_threads) {
   // Config::from_environment checks these too; a Config built in code
@@ -129,8 +145,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       pin_service_(page_locks_ && c.pin_threads > 0
                        ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
                        : nullptr),
-      copy_threads_(page_locks_ && c.staging_threads > 0 ? std::make_unique<CopyThreads>(c.staging_threads)
-                                                          : nullptr),
+      staging_threads_(staging_threads_for(c, page_locks_.get(), probed_lock_rate_)),
+      copy_threads_(staging_threads_ > 0 ? std::make_unique<CopyThreads>(staging_threads_) : nullptr),
       devices_(make_devices(c, page_locks_.get(), copy_threads_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
@@ -169,6 +185,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
+  stats_->staging_threads = staging_threads_;
+  stats_->probed_lock_rate = probed_lock_rate_;
   stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
                                                                : HostPinning::UntilFreed);

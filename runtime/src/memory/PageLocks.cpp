@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <cstring>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace gpuss {
@@ -192,6 +194,19 @@ void PageLocks::forget(const void *address, std::size_t bytes) {
     auto it = first_ending_after(closing_, lo);
     return it == closing_.end() || it->first >= hi;
   });
+}
+
+double PageLocks::probe_lock_rate(std::size_t bytes) {
+  Exempt exempt;
+  void *memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return 0;
+  std::memset(memory, 1, bytes); // a program's data is written before it is copied
+  const auto started = std::chrono::steady_clock::now();
+  const bool locked = locker_->lock(memory, bytes);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (locked) locker_->unlock(memory);
+  munmap(memory, bytes);
+  return locked && seconds > 0 ? static_cast<double>(bytes) / seconds : 0;
 }
 
 unsigned PageLocks::count_staged(const void *address, std::size_t bytes) {

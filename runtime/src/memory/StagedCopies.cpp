@@ -22,6 +22,12 @@ std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffe
   return parts;
 }
 
+unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_threads) {
+  constexpr double slow_locking = 10e9; // bytes per second
+  if (gpus != 1 || lock_rate <= 0 || lock_rate >= slow_locking) return 0;
+  return std::clamp(hardware_threads / 2, 1u, 16u);
+}
+
 CopyThreads::CopyThreads(unsigned threads) {
   for (unsigned i = 0; i < threads; ++i)
     threads_.emplace_back([this] { run(); });

@@ -48,6 +48,17 @@ struct StagedPart {
 // rows: whole rows where a row fits a buffer, else pieces of one row.
 std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffer_bytes);
 
+// CSS_STAGING_THREADS=auto: how many copy threads stage, for `gpus` GPUs on
+// a node whose page-lock rate is `lock_rate` bytes/s (0: not measured) and
+// that has `hardware_threads`. Staging pays where locking is slow and one
+// GPU runs: on the H100 nodes of 2026-11-27 (performance.md), 16 staging
+// threads gave a first-run Cholesky 30.4-33.5 TFLOP/s against 22.4-23.1
+// locking as copied where locks ran at 5-9 GB/s, but 34.1-34.3 against
+// 35.3-41.0 where they ran at 12-25 GB/s, and on four GPUs of a slow node
+// nothing (25.7-31.1 against 29.8-40.4). So: half the hardware threads, at
+// most 16, for one GPU below 10 GB/s; otherwise none.
+unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_threads);
+
 class CopyThreads {
 public:
   // rows of row_bytes from `from` (rows from_stride apart) to `to` (rows

@@ -233,8 +233,10 @@ Config Config::from_environment() {
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
   if (const char *v = variable("CSS_PIN_THREADS")) config.pin_threads = parse_count("CSS_PIN_THREADS", v, 0, 16);
-  if (const char *v = variable("CSS_STAGING_THREADS"))
-    config.staging_threads = parse_count("CSS_STAGING_THREADS", v, 0, 64);
+  if (const char *v = variable("CSS_STAGING_THREADS")) {
+    config.staging_auto = std::string(v) == "auto";
+    if (!config.staging_auto) config.staging_threads = parse_count("CSS_STAGING_THREADS", v, 0, 64);
+  }
   if (const char *v = variable("CSS_NESTED")) {
     std::string mode = v;
     if (mode != "tasks" && mode != "inline")

@@ -74,8 +74,10 @@ struct Config {
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
   unsigned pin_threads = 0; // CSS_PIN_THREADS: threads that page-lock ahead of need (0: workers lock as they copy)
-  unsigned staging_threads = 0; // CSS_STAGING_THREADS: threads that copy memory not locked yet through
+  unsigned staging_threads = 0; // CSS_STAGING_THREADS=N: threads that copy memory not locked yet through
                                 // page-locked staging buffers (0: GPU workers lock it before copying)
+  bool staging_auto = true;     // CSS_STAGING_THREADS=auto (default): the runtime decides at start-up
+                                // from the node's page-lock rate (Runtime.cpp, staging_threads_for)
   bool nested_inline = false; // CSS_NESTED=inline: a task called inside a task body runs at once, inline,
                               // instead of becoming a child task (CSS_NESTED=tasks, NestedTasks.hpp)
   std::size_t device_guard = 0; // CSS_DEVICE_GUARD: bytes kept unused before and after every device

@@ -28,7 +28,10 @@ std::string StatsSnapshot::format_line() const {
     std::snprintf(text, sizeof text, "%.6f", s);
     return std::string(text);
   };
-  line << " pin_s=" << seconds(pin_seconds) << " staged_bytes=" << staged_bytes
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.1f", probed_lock_rate * 1e-9);
+  line << " pin_s=" << seconds(pin_seconds) << " staging_threads=" << staging_threads
+       << " probed_lock_GBs=" << rate << " staged_bytes=" << staged_bytes
        << " stage_s=" << seconds(stage_seconds);
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
@@ -67,6 +70,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.pinned_bytes = pinned_bytes;
   s.pin_seconds = pin_seconds;
   s.staged_bytes = staged_bytes;
+  s.staging_threads = staging_threads;
+  s.probed_lock_rate = probed_lock_rate;
   s.stage_seconds = stage_seconds;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)

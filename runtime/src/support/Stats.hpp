@@ -36,6 +36,8 @@ struct StatsSnapshot {
   double pin_seconds = 0;         // time spent page-locking them, over all threads that did
   std::uint64_t staged_bytes = 0; // bytes copied through staging buffers (both ways), by the copy threads
   double stage_seconds = 0;       // the copy threads' time doing it, summed over them
+  unsigned staging_threads = 0;   // copy threads staging (CSS_STAGING_THREADS, or what auto chose)
+  double probed_lock_rate = 0;    // bytes/s, the page-lock rate auto measured at start-up (0: none)
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device
