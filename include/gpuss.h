@@ -215,6 +215,18 @@ void css_release(const css_region *regions, size_t count);
  * does. Without GPUs, or with CSS_PIN_HOST=0, it only waits. */
 void css_unpin(const void *address, size_t bytes);
 
+/* Page-lock [address, address + bytes) now, for copies to and from GPUs.
+ * The runtime locks task memory by itself at its first GPU copy, or, on a
+ * node that locks slowly, copies it through staging buffers for its first
+ * copies instead (CSS_STAGING_THREADS, docs/environment.md); a program that
+ * knows the memory will cross to GPUs many times, or that times a run with
+ * its memory locked before the clock, locks it here. Does not wait for
+ * tasks. The lock is undone like the runtime's own: when the program frees
+ * the memory, at css_unpin or at css_finish. Without GPUs, or with
+ * CSS_PIN_HOST=0, it does nothing. Starts the runtime if it has not
+ * started. */
+void css_pin(const void *address, size_t bytes);
+
 /* ---------------------------------------------------------------- CUDA task bodies */
 
 /* The executing GPU worker's stream and cuBLAS handle (NULL off a GPU worker).

@@ -265,6 +265,35 @@ TEST_F(NestedMisuse, FinishInsideATaskIsAnError) {
       "task 'finisher': css_finish called inside the task's body; it belongs to the main program");
 }
 
+TEST_F(NestedMisuse, PinInsideATaskIsAnError) {
+  EXPECT_DEATH(
+      {
+        static long value;
+        Task("pinner")
+            .inout(value)
+            .body([](TaskEnv env) { css_pin(env.ptr<long>(0), sizeof(long)); })
+            .submit_c();
+        css_barrier();
+      },
+      "task 'pinner': css_pin called inside the task's body; it belongs to the main program");
+}
+
+// css_pin from the program (no GPUs here, so it locks nothing): it starts
+// the runtime if need be, waits for no task, and tasks go on as before.
+TEST(NestedCApi, PinFromTheProgramLocksNothingWithoutGpusAndTasksGoOn) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        static long value = 1;
+        css_pin(&value, sizeof value);
+        Task("after").inout(value).body([](TaskEnv env) { *env.ptr<long>(0) += 5; }).submit_c();
+        css_pin(&value, sizeof value);
+        css_finish();
+        std::exit(value == 6 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 // exit() inside a task while the master waits in a barrier: the process
 // ends (with a warning), it does not hang in the exit handler.
 TEST_F(NestedMisuse, ExitInsideATaskEndsTheProcess) {

@@ -137,24 +137,28 @@ TEST(AutoStaging, OnlyOneGpuOnANodeThatLocksSlowly) {
 // locked or counted.
 class SlowLocker final : public PageLocker {
 public:
-  bool lock(void *, std::size_t) override {
+  bool lock(void *, std::size_t bytes) override {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ++locks;
+    sizes.push_back(bytes);
     return true;
   }
   void unlock(void *) override { ++unlocks; }
   int locks = 0, unlocks = 0;
+  std::vector<std::size_t> sizes;
 };
 
-TEST(ProbeLockRate, TimesOneLockAndUndoesIt) {
+TEST(ProbeLockRate, TimesOneLockAfterAWarmUpAndUndoesBoth) {
   auto locker = std::make_unique<SlowLocker>();
   SlowLocker &seen = *locker;
   PageLocks locks(std::move(locker));
   const double rate = locks.probe_lock_rate(std::size_t{1} << 20);
   EXPECT_GT(rate, 0.0);
   EXPECT_LT(rate, (1 << 20) / 0.019) << "1 MiB in at least 20 ms";
-  EXPECT_EQ(seen.locks, 1);
-  EXPECT_EQ(seen.unlocks, 1);
+  EXPECT_EQ(seen.locks, 2) << "one page untimed, then the whole";
+  EXPECT_EQ(seen.unlocks, 2);
+  ASSERT_EQ(seen.sizes.size(), 2u);
+  EXPECT_LT(seen.sizes[0], seen.sizes[1]) << "the warm-up is one page; the timed lock is the whole";
   EXPECT_EQ(locks.locked_bytes(), 0u);
   EXPECT_EQ(locks.totals().bytes, 0u);
 }

@@ -299,6 +299,10 @@ void Runtime::unpin(const void *address, std::size_t bytes) {
   ApiCall call;
   impl_->master().unpin(address, bytes);
 }
+void Runtime::pin(const void *address, std::size_t bytes) {
+  ApiCall call;
+  impl_->master().pin(address, bytes);
+}
 void Runtime::finish() {
   ApiCall call;
   impl_->finish();

@@ -37,6 +37,8 @@ public:
   // A barrier, then the page-locking of [address, address + bytes) undone,
   // so that the program may free that memory (gpuss.h, css_unpin).
   void unpin(const void *address, std::size_t bytes);
+  // [address, address + bytes) page-locked now, for GPU copies (gpuss.h, css_pin).
+  void pin(const void *address, std::size_t bytes);
   void finish(); // idempotent; submit after it is an error
 
   // Hook for runtime/mpi (ExternalTasks.hpp). A task ordered by its regions

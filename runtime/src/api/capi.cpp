@@ -169,6 +169,13 @@ void css_unpin(const void *address, size_t bytes) {
   if (process.runtime) process.runtime->unpin(address, bytes);
 }
 
+void css_pin(const void *address, size_t bytes) {
+  if (gpuss::RunningTask *running = gpuss::running_task()) refuse_in_task(*running, "css_pin");
+  ProcessRuntime &process = process_runtime();
+  std::lock_guard lock(process.mutex);
+  started_runtime(process).pin(address, bytes);
+}
+
 void css_finish(void) {
   if (gpuss::RunningTask *running = gpuss::running_task()) refuse_in_task(*running, "css_finish");
   finish_process_runtime();

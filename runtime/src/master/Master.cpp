@@ -267,6 +267,11 @@ void Master::complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vec
   wait_for(request_flush(std::move(objects), false));
 }
 
+void Master::pin(const void *address, std::size_t bytes) {
+  if (finished_ || !page_locks_ || bytes == 0) return;
+  page_locks_->ensure(address, bytes);
+}
+
 void Master::unpin(const void *address, std::size_t bytes) {
   if (finished_) return;
   // After the barrier no task uses the range (a copy still in flight through

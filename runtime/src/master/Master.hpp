@@ -55,6 +55,8 @@ public:
   void barrier();
   void wait_on(std::span<const css_region> regions);
   void release(std::span<const css_region> regions);
+  // The program locks memory itself (css_pin): locked now, whatever tasks do.
+  void pin(const void *address, std::size_t bytes);
   void unpin(const void *address, std::size_t bytes);
   // The program is about to free, realloc or unmap this memory (any thread).
   void before_release(void *address, std::size_t bytes) override;

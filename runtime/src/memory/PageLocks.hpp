@@ -96,7 +96,8 @@ public:
 
   // The node's page-lock rate in bytes per second: `bytes` of fresh memory,
   // written, then locked and unlocked once (not recorded as a lock, nor in
-  // totals). Milliseconds: for decisions at start-up.
+  // totals), after an untimed lock of one page (the first lock of a process
+  // sets up CUDA). Milliseconds: for decisions at start-up.
   double probe_lock_rate(std::size_t bytes);
 
   // Bytes locked now (tests and diagnostics).
