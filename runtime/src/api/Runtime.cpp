@@ -100,15 +100,18 @@ std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
 }
 
 // CSS_STAGING_THREADS (StagedCopies.hpp, auto_staging_threads): with
-// `auto` the node's page-lock rate is measured (64 MiB, some 5-15 ms) only
-// where the choice depends on it, one GPU.
+// `auto` the node's page-lock rate is measured only where the choice
+// depends on it, one GPU.
 unsigned staging_threads_for(const Config &config, PageLocks *page_locks, double &probed_rate) {
   probed_rate = 0;
   if (!page_locks) return 0;
   if (!config.staging_auto) return config.staging_threads;
   int gpus = cuda_device_count();
   if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
-  if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{64} << 20);
+  // 256 MiB, as the Cholesky example's own measurement, which told the
+  // nodes of 2026-11-27 apart (4.7-9.4 GB/s against 12.5-18.4); 64 MiB read
+  // 5.1 and 19.4 GB/s on one slow node (performance.md). Some 15-55 ms.
+  if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{256} << 20);
   return auto_staging_threads(gpus, probed_rate, std::thread::hardware_concurrency());
 }
 
