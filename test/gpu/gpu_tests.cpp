@@ -148,8 +148,11 @@ void submit(Runtime &runtime, css_task_body body, const Args &args, std::vector<
   runtime.submit(desc);
 }
 
-// GPUs, policy, cache size in MiB (0: the default, most of the GPU).
-using Setting = std::tuple<int, CachePolicy, int>;
+// GPUs, policy, cache size in MiB (0: the default, most of the GPU), and
+// whether memory not locked yet is copied through staging buffers
+// (CSS_STAGING_THREADS=4) or locked as copied (0); never `auto`, which
+// depends on the node.
+using Setting = std::tuple<int, CachePolicy, int, bool>;
 
 class GpuRuntime : public ::testing::TestWithParam<Setting> {
 protected:
@@ -162,7 +165,10 @@ protected:
     config.gpu_partitions = layout.partitions;
     config.cache_policy = std::get<1>(GetParam());
     if (int mib = std::get<2>(GetParam())) config.device_memory = std::to_string(mib) + "M";
+    config.staging_auto = false;
+    config.staging_threads = staged() ? 4 : 0;
   }
+  bool staged() const { return std::get<3>(GetParam()); }
   Config config;
 };
 
@@ -210,8 +216,11 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
       }
     }
     runtime.barrier();
+    runtime.finish(); // the staging totals are taken at finish
     auto stats = runtime.stats();
     EXPECT_GT(stats.bytes_h2d, 0u);
+    if (staged()) EXPECT_GT(stats.staged_bytes, 0u) << "the staged setting staged nothing";
+    else EXPECT_EQ(stats.staged_bytes, 0u);
     RecordProperty("bytes_moved", std::to_string(stats.bytes_h2d + stats.bytes_d2h + stats.bytes_p2p));
   }
   for (std::size_t b = 0; b < blocks; ++b) {
@@ -343,16 +352,23 @@ TEST(GpuGuard, DISABLED_KernelWritingPastItsReplica) {
   runtime.barrier();
 }
 
+std::string setting_name(const ::testing::TestParamInfo<Setting> &info) {
+  return std::to_string(std::get<0>(info.param)) + "gpu_" + gpuss::to_string(std::get<1>(info.param)) + "_" +
+         (std::get<2>(info.param) == 0 ? "large" : "small") + (std::get<3>(info.param) ? "_staged" : "");
+}
 INSTANTIATE_TEST_SUITE_P(GpusPoliciesCaches, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2, 4),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,
                                                               CachePolicy::WriteBack),
-                                            ::testing::Values(0, 24)),
-                         [](const auto &info) {
-                           return std::to_string(std::get<0>(info.param)) + "gpu_" +
-                                  gpuss::to_string(std::get<1>(info.param)) + "_" +
-                                  (std::get<2>(info.param) == 0 ? "large" : "small");
-                         });
+                                            ::testing::Values(0, 24), ::testing::Values(false)),
+                         setting_name);
+// The same through staging buffers (issue 19): copies in filled ahead of
+// their command, copies out drained after it, strided halo columns included.
+INSTANTIATE_TEST_SUITE_P(Staged, GpuRuntime,
+                         ::testing::Combine(::testing::Values(1, 2),
+                                            ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteBack),
+                                            ::testing::Values(0, 24), ::testing::Values(true)),
+                         setting_name);
 
 // A chain of tasks on one block, dealt to the devices in turn (round-robin):
 // each task reads the value the previous one left dirty on another device.
