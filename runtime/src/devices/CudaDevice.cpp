@@ -15,6 +15,8 @@
 // caches) run on a node with fewer GPUs. Partitions of one GPU share its
 // context: a copy between them is a plain device-to-device copy.
 #include "devices/CpuWorkers.hpp"
+#include "devices/CudaStaging.hpp"
+#include "devices/CudaSupport.hpp"
 #include "devices/Device.hpp"
 #include "devices/FaultReports.hpp"
 #include "devices/GpuSharing.hpp"
@@ -34,112 +36,29 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <dlfcn.h>
 #include <latch>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
-#include <type_traits>
 #include <unistd.h>
 
 namespace gpuss {
 
 namespace {
 
+using cuda::check_cuda;
+using cuda::CublasHandle;
+using cuda::CublasLibrary;
+using cuda::CudaEvent;
+using cuda::CudaStream;
+using cuda::StagingBuffers;
+
 // Stream and cuBLAS handle of the GPU worker running on this thread, for
 // css_cuda_stream_ptr() and css_cublas_handle_ptr(). Thread-local because a
 // task body asks "which stream am I on", and each worker is one thread.
 thread_local void *current_stream = nullptr;
 thread_local void *current_cublas = nullptr;
-
-void check_cuda(cudaError_t status, const char *call, const char *file, int line) {
-  if (status == cudaSuccess) return;
-  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
-        " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
-}
-
-// cuBLAS, loaded when the first GPU worker starts rather than linked: its
-// libraries' start-up alone costs a process about a second where page faults
-// are slow (a virtual machine), and every program built with gpuss-cc, GPUs
-// or not, loads libgpuss. The program's own cuBLAS calls (task bodies with
-// css_cublas_handle()) bind to this same library: one soname, one instance.
-// A function-local static: the library is loaded once per process, whatever
-// the number of runtimes.
-class CublasLibrary {
-public:
-  static const CublasLibrary &get() {
-    static const CublasLibrary library;
-    return library;
-  }
-  decltype(&cublasCreate_v2) create = nullptr;
-  decltype(&cublasDestroy_v2) destroy = nullptr;
-  decltype(&cublasSetStream_v2) set_stream = nullptr;
-  decltype(&cublasGetStatusName) status_name = nullptr;
-
-private:
-  CublasLibrary() {
-    const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-    // Never closed: the program's bodies may hold its functions until exit.
-    void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (!handle)
-      fatal("a GPU worker needs cuBLAS, and " + name + " could not be loaded: " + dlerror() +
-            " (is the CUDA Toolkit's lib64 on LD_LIBRARY_PATH or in ld.so.conf?)");
-    auto symbol = [&](auto &function, const char *symbol_name) {
-      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(handle, symbol_name));
-      if (!function) fatal(name + " has no " + symbol_name + ": " + dlerror());
-    };
-    symbol(create, "cublasCreate_v2");
-    symbol(destroy, "cublasDestroy_v2");
-    symbol(set_stream, "cublasSetStream_v2");
-    symbol(status_name, "cublasGetStatusName");
-  }
-};
-
-void check_cublas(cublasStatus_t status, const char *call, const char *file, int line) {
-  if (status == CUBLAS_STATUS_SUCCESS) return;
-  fatal(std::string(file) + ":" + std::to_string(line) + ": " + call +
-        " failed: " + CublasLibrary::get().status_name(status));
-}
-
-#define CSS_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
-#define CSS_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
-
-class CudaStream {
-public:
-  CudaStream() { CSS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~CudaStream() { cudaStreamDestroy(stream_); }
-  CudaStream(const CudaStream &) = delete;
-  CudaStream &operator=(const CudaStream &) = delete;
-  cudaStream_t get() const { return stream_; }
-
-private:
-  cudaStream_t stream_{};
-};
-
-class CudaEvent {
-public:
-  explicit CudaEvent(bool timing = false) {
-    CSS_CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
-  }
-  ~CudaEvent() {
-    if (event_) cudaEventDestroy(event_);
-  }
-  CudaEvent(CudaEvent &&other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  CudaEvent(const CudaEvent &) = delete;
-  CudaEvent &operator=(const CudaEvent &) = delete;
-  cudaEvent_t get() const { return event_; }
-  void record(cudaStream_t stream) { CSS_CUDA_CHECK(cudaEventRecord(event_, stream)); }
-  bool done() const {
-    cudaError_t status = cudaEventQuery(event_);
-    if (status == cudaErrorNotReady) return false;
-    CSS_CUDA_CHECK(status);
-    return true;
-  }
-
-private:
-  cudaEvent_t event_{};
-};
 
 // The pool as compute-sanitizer sees it (NVTX memory API, `--nvtx=yes`): a
 // heap of sub-allocations, each replica one region, so that memcheck reports
@@ -202,95 +121,6 @@ public:
 private:
   nvtxDomainHandle_t domain_ = nullptr;
   nvtxMemHeapHandle_t heap_ = nullptr;
-};
-
-class CublasHandle {
-public:
-  CublasHandle() { CSS_CUBLAS_CHECK(CublasLibrary::get().create(&handle_)); }
-  ~CublasHandle() { CublasLibrary::get().destroy(handle_); }
-  CublasHandle(const CublasHandle &) = delete;
-  CublasHandle &operator=(const CublasHandle &) = delete;
-  cublasHandle_t get() const { return handle_; }
-
-private:
-  cublasHandle_t handle_{};
-};
-
-// One device's page-locked staging buffers (StagedCopies.hpp), made at its
-// first staged copy. Copies in take buffers of a fixed ring while their
-// command waits to be issued; a buffer is free again once the DMA recorded
-// after it has completed. Copies
-// out hold theirs until their command is done and the copy threads have
-// moved the bytes on to user memory: they are made as needed, up to a cap,
-// beyond which a copy out locks its memory instead. Worker thread only.
-class StagingBuffers {
-public:
-  static constexpr std::size_t buffer_bytes = std::size_t{2} << 20;
-  static constexpr std::size_t ring_size = 128; // 256 MiB: eight tiles of 2048 x 2048 doubles being filled
-  static constexpr std::size_t max_out = 256;   // 512 MiB held by copies out at most
-
-  StagingBuffers() {
-    for (std::size_t i = 0; i < ring_size; ++i)
-      in_.push_back({allocate(), CudaEvent{}});
-  }
-  ~StagingBuffers() {
-    for (InBuffer &buffer : in_)
-      cudaFreeHost(buffer.host);
-    for (std::byte *buffer : out_all_)
-      cudaFreeHost(buffer);
-  }
-  StagingBuffers(const StagingBuffers &) = delete;
-  StagingBuffers &operator=(const StagingBuffers &) = delete;
-
-  struct InBuffer {
-    std::byte *host = nullptr;
-    CudaEvent emptied;  // recorded after the DMA from it
-    bool taken = false; // by a fill whose DMA is not queued yet
-  };
-  // Buffers of the ring free now: not taken, their last DMA finished.
-  std::size_t free_in() const {
-    return static_cast<std::size_t>(
-        std::count_if(in_.begin(), in_.end(), [](const InBuffer &b) { return !b.taken && b.emptied.done(); }));
-  }
-  // A free buffer of the ring (there must be one: free_in), taken.
-  InBuffer &take_in() {
-    for (std::size_t i = 0; i < in_.size(); ++i) {
-      InBuffer &buffer = in_[(next_in_ + i) % in_.size()];
-      if (buffer.taken || !buffer.emptied.done()) continue;
-      buffer.taken = true;
-      next_in_ = (next_in_ + i + 1) % in_.size();
-      return buffer;
-    }
-    fatal("internal error: no free staging buffer on a device (CudaDevice.cpp)");
-  }
-  // Its DMA is queued on `stream`: free again once that is done.
-  void queued_from(InBuffer &buffer, cudaStream_t stream) {
-    buffer.emptied.record(stream);
-    buffer.taken = false;
-  }
-  // A buffer for a copy out, or null when max_out are held.
-  std::byte *take_out() {
-    if (out_free_.empty()) {
-      if (out_all_.size() >= max_out) return nullptr;
-      out_all_.push_back(allocate());
-      out_free_.push_back(out_all_.back());
-    }
-    std::byte *buffer = out_free_.back();
-    out_free_.pop_back();
-    return buffer;
-  }
-  void give_back_out(std::byte *buffer) { out_free_.push_back(buffer); }
-
-private:
-  static std::byte *allocate() {
-    void *host = nullptr;
-    CSS_CUDA_CHECK(cudaHostAlloc(&host, buffer_bytes, cudaHostAllocPortable));
-    return static_cast<std::byte *>(host);
-  }
-
-  std::vector<InBuffer> in_;
-  std::size_t next_in_ = 0;
-  std::vector<std::byte *> out_all_, out_free_;
 };
 
 // Page locks for GPU copies: registered with every context (portable).
