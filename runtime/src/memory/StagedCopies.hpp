@@ -8,9 +8,9 @@
 // cut it into buffer-sized parts (plan_staged_parts), have these threads
 // memcpy each part into a locked buffer (several parts at once: one thread
 // copies at a few GB/s, eight reach about 18 on an H200 node, pinning.cu),
-// and DMA each buffer as soon as it is full. The lock itself is then left to
-// the pinning service (PinService.hpp), off the copy's path; later copies of
-// the range find it locked.
+// and DMA each buffer as soon as it is full. A range copied often is locked
+// after all, before its fourth staged copy (PageLocks::count_staged; the
+// device decides), and later copies go through the lock.
 //
 // The buffers and the DMAs are the device's (CudaDevice.cpp: only a device's
 // worker makes CUDA calls for it); here are the plan and the threads.
