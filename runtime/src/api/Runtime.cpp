@@ -11,18 +11,18 @@
 #include "memory/Directory.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "memory/PageLocks.hpp"
-#include "memory/StagedCopies.hpp"
 #include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
+#include "memory/StagedCopies.hpp"
 #include "scheduling/Helper.hpp"
 #include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <thread>
 #include <unordered_set>
 
@@ -63,8 +63,7 @@ private:
   // CSS_PIN_THREADS=0); after the page locks it uses, before the master.
   std::unique_ptr<PinService> pin_service_;
   double probed_lock_rate_ = 0; // bytes/s, measured at start-up by CSS_STAGING_THREADS=auto (0: not measured)
-  unsigned staging_threads_ = 0;
-  std::unique_ptr<CopyThreads> copy_threads_; // GPU workers' staged copies; null without page locks
+  std::unique_ptr<CopyThreads> copy_threads_; // GPU workers' staged copies; null: no staging
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
   Trace trace_;
@@ -99,20 +98,25 @@ std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
   return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
 }
 
-// CSS_STAGING_THREADS (StagedCopies.hpp, auto_staging_threads): with
+// The copy threads of CSS_STAGING_THREADS (StagedCopies.hpp,
+// auto_staging_threads), null for none: with
 // `auto` the node's page-lock rate is measured only where the choice
 // depends on it, one GPU.
-unsigned staging_threads_for(const Config &config, PageLocks *page_locks, double &probed_rate) {
+std::unique_ptr<CopyThreads> make_copy_threads(const Config &config, PageLocks *page_locks,
+                                               double &probed_rate) {
   probed_rate = 0;
-  if (!page_locks) return 0;
-  if (!config.staging_auto) return config.staging_threads;
-  int gpus = cuda_device_count();
-  if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
-  // 256 MiB, as the Cholesky example's own measurement, which told the
-  // nodes of 2026-11-27 apart (4.7-9.4 GB/s against 12.5-18.4); 64 MiB read
-  // 5.1 and 19.4 GB/s on one slow node (performance.md). Some 15-55 ms.
-  if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{256} << 20);
-  return auto_staging_threads(gpus, probed_rate, std::thread::hardware_concurrency());
+  if (!page_locks) return nullptr;
+  unsigned threads = config.staging_threads;
+  if (config.staging_auto) {
+    int gpus = cuda_device_count();
+    if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
+    // 256 MiB, as the Cholesky example's own measurement, which told the
+    // nodes of 2026-11-27 apart (4.7-9.4 GB/s against 12.5-18.4); 64 MiB read
+    // 5.1 and 19.4 GB/s on one slow node (performance.md). Some 15-55 ms.
+    if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{256} << 20);
+    threads = auto_staging_threads(gpus, probed_rate, std::thread::hardware_concurrency());
+  }
+  return threads > 0 ? std::make_unique<CopyThreads>(threads) : nullptr;
 }
 
 std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks,
@@ -148,8 +152,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       pin_service_(page_locks_ && c.pin_threads > 0
                        ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
                        : nullptr),
-      staging_threads_(staging_threads_for(c, page_locks_.get(), probed_lock_rate_)),
-      copy_threads_(staging_threads_ > 0 ? std::make_unique<CopyThreads>(staging_threads_) : nullptr),
+      copy_threads_(make_copy_threads(c, page_locks_.get(), probed_lock_rate_)),
       devices_(make_devices(c, page_locks_.get(), copy_threads_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
@@ -188,7 +191,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
-  stats_->staging_threads = staging_threads_;
+  stats_->staging_threads = copy_threads_ ? copy_threads_->threads() : 0;
   stats_->probed_lock_rate = probed_lock_rate_;
   stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier

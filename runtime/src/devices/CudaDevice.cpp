@@ -215,15 +215,6 @@ private:
   // A command on its way through the streams. The events time each phase
   // on the device; `done` ends the last one, and its completion is what the
   // worker polls for.
-  // A copy out through a staging buffer: `part` of the region at `host`
-  // (rows `stride` apart there) is in `buffer` once its command is done.
-  struct Drain {
-    std::byte *buffer = nullptr;
-    std::byte *host = nullptr;
-    StagedPart part;
-    std::size_t stride = 0;
-    faults::Activity activity;
-  };
   struct InFlight {
     DeviceCommand command;
     CudaEvent copies_start{true}, copies_end{true}; // fetches from the host, a load, or a write-back
@@ -232,8 +223,11 @@ private:
     CudaEvent after_start{true}; // write-backs after the task
     CudaEvent done{true};
     PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
-    std::vector<Drain> drains; // staged copies out, moved on to user memory once `done`
-    std::deque<CopyThreads::Job> drain_jobs; // posted once `done`; the command is reported when they are
+    // Staged copies out: the jobs that move their buffers on to user memory,
+    // posted once `done` (not before: the vector may still grow); the command
+    // is reported when they have run, and the buffers go back.
+    std::vector<CopyThreads::Job> drains;
+    std::vector<std::byte *> drain_buffers;
     bool draining = false;
   };
   // A command popped from the inbox, waiting to be issued while the copy
@@ -250,15 +244,17 @@ private:
   struct Pending {
     DeviceCommand command;
     bool prepared = false;
-    std::vector<bool> staged;     // for each host piece it copies in, in copy order: through buffers?
-    std::size_t next_piece = 0;   // issue(): the next entry of `staged`
-    std::deque<StagedFill> fills; // in copy order (deque: a job must not move)
+    std::vector<bool> staged;      // for each host piece it copies in, in copy order: through buffers?
+    std::size_t next_piece = 0;    // issue(): the next entry of `staged`
+    std::vector<StagedFill> fills; // in copy order; reserved before the first is posted (a job must not move)
+    std::size_t next_fill = 0;     // issue(): the next of `fills` to DMA
   };
 
   // `task`: the task whose command this is (null for write-backs and loads
   // ahead, which the task that made the object stands for).
+  // `flight`: where staged copies out put their drains (null: none may stage).
   void copy(const Transfer &transfer, cudaStream_t stream, PageLocks::Leases &leases, const Task *task,
-            std::vector<Drain> *drains = nullptr) {
+            InFlight *flight = nullptr) {
     const bool from_host = transfer.from_space == 0, to_host = transfer.to_space == 0;
     faults::Activity copying = copy_activity(transfer, task);
     transfer.for_each_piece([&](std::size_t offset, const Region &shape) {
@@ -273,13 +269,14 @@ private:
       copying.host =
           reinterpret_cast<std::uintptr_t>((from_host ? transfer.source : transfer.destination) + offset);
       faults::Scope scope(copying);
-      copy_piece(transfer, offset, shape, stream, leases, &copying, drains);
+      copy_piece(transfer, offset, shape, stream, leases, &copying, flight);
     });
   }
 
   faults::Activity copy_activity(const Transfer &transfer, const Task *task) const {
     const DataObject &object = *transfer.object;
-    return faults::Activity::copy(task ? task->label : object.first_label, task ? task->file : object.first_file,
+    return faults::Activity::copy(task ? task->label : object.first_label,
+                                  task ? task->file : object.first_file,
                                   task ? task->line : object.first_line,
                                   transfer.from_space == 0 ? "the host" : name_.c_str(),
                                   transfer.to_space == 0 ? "the host" : name_.c_str());
@@ -318,40 +315,35 @@ private:
   bool prepare(Pending &pending) {
     if (!copy_threads_) return pending.prepared = true;
     std::size_t needed = 0;
-    for_each_host_piece_in(pending.command, [&](const std::byte *host, const Region &shape, const Transfer &) {
-      if (!page_locks_->locked(host, shape.span()))
-        needed += plan_staged_parts(shape, StagingBuffers::buffer_bytes).size();
-    });
+    for_each_host_piece_in(pending.command,
+                           [&](const std::byte *host, const Region &shape, const Transfer &) {
+                             if (!page_locks_->locked(host, shape.span()))
+                               needed += plan_staged_parts(shape, StagingBuffers::buffer_bytes).size();
+                           });
     if (needed == 0) return pending.prepared = true;
     StagingBuffers &buffers = staging();
     const bool fits = needed <= StagingBuffers::ring_size; // else its copies in lock as they copy
     if (fits && needed > buffers.free_in()) return false;
-    for_each_host_piece_in(pending.command, [&](std::byte *host, const Region &shape, const Transfer &transfer) {
+    pending.fills.reserve(needed);
+    auto start_fills = [&](std::byte *host, const Region &shape, const Transfer &transfer) {
       const bool staged = fits && stages(host, shape);
       pending.staged.push_back(staged);
       if (!staged) return;
       const faults::Activity activity = copy_activity(transfer, pending.command.task.get());
       for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
-        StagedFill &fill = pending.fills.emplace_back();
-        fill.buffer = &buffers.take_in();
-        fill.part = part;
-        CopyThreads::Job &job = fill.job;
-        job.from = host + part.offset;
-        job.to = fill.buffer->host;
-        job.row_bytes = part.row_bytes;
-        job.rows = part.rows;
-        job.from_stride = shape.stride;
-        job.to_stride = part.row_bytes;
-        job.activity = activity;
-        job.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
-        copy_threads_->post(job);
+        StagingBuffers::InBuffer &buffer = buffers.take_in();
+        StagedFill &fill = pending.fills.emplace_back(
+            StagedFill{&buffer, part, CopyThreads::pack(shape, part, host, buffer.host, activity)});
+        copy_threads_->post(fill.job);
       }
-    });
+    };
+    for_each_host_piece_in(pending.command, start_fills);
     return pending.prepared = true;
   }
 
   bool fills_done(Pending &pending) {
-    return std::all_of(pending.fills.begin(), pending.fills.end(),
+    return std::all_of(pending.fills.begin() + static_cast<std::ptrdiff_t>(pending.next_fill),
+                       pending.fills.end(),
                        [&](const StagedFill &fill) { return copy_threads_->finished(fill.job); });
   }
 
@@ -359,24 +351,32 @@ private:
   // now: their DMAs to `device`, in order, on `stream`.
   void dma_staged_in(Pending &pending, std::byte *device, const Region &shape, cudaStream_t stream) {
     for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
-      StagedFill &fill = pending.fills.front();
+      if (pending.next_fill == pending.fills.size())
+        fatal("internal error: a staged fill missing (CudaDevice.cpp)");
+      StagedFill &fill = pending.fills[pending.next_fill++];
       if (fill.part.offset != part.offset || fill.part.rows != part.rows)
         fatal("internal error: staged fills out of order (CudaDevice.cpp)");
-      CSS_CUDA_CHECK(part.rows == 1 ? cudaMemcpyAsync(device + part.offset, fill.buffer->host, part.row_bytes,
-                                                      cudaMemcpyHostToDevice, stream)
-                                    : cudaMemcpy2DAsync(device + part.offset, shape.stride, fill.buffer->host,
-                                                        part.row_bytes, part.row_bytes, part.rows,
-                                                        cudaMemcpyHostToDevice, stream));
+      dma_part(device + part.offset, shape.stride, fill.buffer->host, part.row_bytes, part,
+               cudaMemcpyHostToDevice, stream);
       staging_->queued_from(*fill.buffer, stream);
-      pending.fills.pop_front();
     }
+  }
+
+  // One staged part between its buffer (rows packed) and device memory (rows
+  // `..._pitch` apart, the region's stride).
+  static void dma_part(std::byte *to, std::size_t to_pitch, const std::byte *from, std::size_t from_pitch,
+                       const StagedPart &part, cudaMemcpyKind kind, cudaStream_t stream) {
+    CSS_CUDA_CHECK(part.rows == 1
+                       ? cudaMemcpyAsync(to, from, part.row_bytes, kind, stream)
+                       : cudaMemcpy2DAsync(to, to_pitch, from, from_pitch, part.row_bytes, part.rows, kind,
+                                           stream));
   }
 
   // Device to host into staging buffers held until the command is done
   // (complete() drains them into user memory). False, with nothing queued,
   // when there are not enough buffers: the caller copies through a lock.
   bool stage_out(const std::byte *device, std::byte *host, const Region &shape, cudaStream_t stream,
-                 const faults::Activity *activity, std::vector<Drain> &drains) {
+                 const faults::Activity *activity, InFlight &flight) {
     StagingBuffers &buffers = staging();
     const std::vector<StagedPart> parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes);
     std::vector<std::byte *> taken;
@@ -391,14 +391,11 @@ private:
     }
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const StagedPart &part = parts[i];
-      CSS_CUDA_CHECK(part.rows == 1 ? cudaMemcpyAsync(taken[i], device + part.offset, part.row_bytes,
-                                                      cudaMemcpyDeviceToHost, stream)
-                                    : cudaMemcpy2DAsync(taken[i], part.row_bytes, device + part.offset,
-                                                        shape.stride, part.row_bytes, part.rows,
-                                                        cudaMemcpyDeviceToHost, stream));
-      Drain drain{taken[i], host, part, shape.stride, activity ? *activity : faults::Activity{}};
-      drain.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
-      drains.push_back(drain);
+      dma_part(taken[i], part.row_bytes, device + part.offset, shape.stride, part, cudaMemcpyDeviceToHost,
+               stream);
+      flight.drains.push_back(
+          CopyThreads::unpack(shape, part, taken[i], host, activity ? *activity : faults::Activity{}));
+      flight.drain_buffers.push_back(taken[i]);
     }
     return true;
   }
@@ -406,36 +403,27 @@ private:
   // The command is done: its staged copies out go on to user memory, on
   // the copy threads; it is reported once they have (drained).
   void start_drains(InFlight &flight) {
-    for (const Drain &drain : flight.drains) {
-      CopyThreads::Job &job = flight.drain_jobs.emplace_back();
-      job.from = drain.buffer;
-      job.to = drain.host + drain.part.offset;
-      job.row_bytes = drain.part.row_bytes;
-      job.rows = drain.part.rows;
-      job.from_stride = drain.part.row_bytes;
-      job.to_stride = drain.stride;
-      job.activity = drain.activity;
+    for (CopyThreads::Job &job : flight.drains)
       copy_threads_->post(job);
-    }
     flight.draining = !flight.drains.empty();
   }
   bool drained(InFlight &flight) {
-    return std::all_of(flight.drain_jobs.begin(), flight.drain_jobs.end(),
+    return std::all_of(flight.drains.begin(), flight.drains.end(),
                        [&](const CopyThreads::Job &job) { return copy_threads_->finished(job); });
   }
 
   // One region of a transfer, `offset` bytes after the object's first byte.
   void copy_piece(const Transfer &transfer, std::size_t offset, const Region &shape, cudaStream_t stream,
                   PageLocks::Leases &leases, const faults::Activity *activity = nullptr,
-                  std::vector<Drain> *drains = nullptr) {
+                  InFlight *flight = nullptr) {
     std::byte *source = transfer.source + offset, *destination = transfer.destination + offset;
     if (transfer.from_space == 0 && transfer.to_space != 0 && issuing_ &&
         issuing_->next_piece < issuing_->staged.size() && issuing_->staged[issuing_->next_piece++]) {
       dma_staged_in(*issuing_, destination, shape, stream);
       return;
     }
-    if (transfer.to_space == 0 && transfer.from_space != 0 && drains && stages(destination, shape) &&
-        stage_out(source, destination, shape, stream, activity, *drains))
+    if (transfer.to_space == 0 && transfer.from_space != 0 && flight && stages(destination, shape) &&
+        stage_out(source, destination, shape, stream, activity, *flight))
       return;
     if (page_locks_) {
       // Locked ahead by the pinning service, mostly; what is not yet locked
@@ -510,7 +498,7 @@ private:
       cudaStream_t stream = command.is_load() ? in_->get() : out_->get();
       flight->copies_start.record(stream);
       for (const Transfer &transfer : command.before)
-        copy(transfer, stream, flight->leases, nullptr, &flight->drains);
+        copy(transfer, stream, flight->leases, nullptr, flight.get());
       flight->copies_end.record(stream);
       flight->done.record(stream);
     } else {
@@ -518,7 +506,7 @@ private:
       flight->peer_start.record(peer_->get());
       for (const Transfer &transfer : command.before)
         copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases,
-             command.task.get(), &flight->drains);
+             command.task.get(), flight.get());
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
@@ -559,14 +547,15 @@ private:
         CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
         flight->after_start.record(out_->get());
         for (const Transfer &transfer : command.after)
-          copy(transfer, out_->get(), flight->leases, command.task.get(), &flight->drains);
+          copy(transfer, out_->get(), flight->leases, command.task.get(), flight.get());
         flight->done.record(out_->get());
       }
     }
     flight->command = std::move(command);
     in_flight_.push_back(std::move(flight));
     issuing_ = nullptr;
-    if (!pending.fills.empty()) fatal("internal error: staged fills left unissued (CudaDevice.cpp)");
+    if (pending.next_fill != pending.fills.size())
+      fatal("internal error: staged fills left unissued (CudaDevice.cpp)");
   }
 
   // `done` has completed: times, trace and counts; then the drains of its
@@ -609,8 +598,8 @@ private:
   }
 
   void finish(InFlight &flight) {
-    for (const Drain &drain : flight.drains)
-      staging_->give_back_out(drain.buffer);
+    for (std::byte *buffer : flight.drain_buffers)
+      staging_->give_back_out(buffer);
     if (page_locks_) page_locks_->release(flight.leases);
     context_.report_done(flight.command, space());
   }
@@ -643,15 +632,14 @@ private:
       DeviceCommand command;
       bool progress = false;
       while (inbox_.try_pop(command)) {
-        pending_.push_back(std::make_unique<Pending>());
-        pending_.back()->command = std::move(command);
+        pending_.emplace_back().command = std::move(command);
         command = DeviceCommand{};
         progress = true;
       }
-      for (auto &pending : pending_)
-        if (!pending->prepared && !prepare(*pending)) break;
-      while (!pending_.empty() && pending_.front()->prepared && fills_done(*pending_.front())) {
-        issue(*pending_.front());
+      for (Pending &pending : pending_)
+        if (!pending.prepared && !prepare(pending)) break;
+      while (!pending_.empty() && pending_.front().prepared && fills_done(pending_.front())) {
+        issue(pending_.front());
         pending_.pop_front();
         progress = true;
       }
@@ -713,7 +701,7 @@ private:
   std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
   std::size_t next_lane_ = 0;
   std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
-  std::deque<std::unique_ptr<Pending>> pending_;    // worker thread only: popped, not issued yet
+  std::deque<Pending> pending_;                      // worker thread only: popped, not issued; never moved
   Pending *issuing_ = nullptr;                       // issue(): the command being issued
   Inbox<DeviceCommand> inbox_;
   std::jthread thread_;

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <cstring>
+#include <iterator>
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -55,6 +55,37 @@ void CopyThreads::wait(const Job &job) {
   finished_.wait(lock, [&] { return job.done; });
 }
 
+namespace {
+CopyThreads::Job part_job(const Region &shape, const StagedPart &part, const faults::Activity &activity) {
+  CopyThreads::Job job;
+  job.row_bytes = part.row_bytes;
+  job.rows = part.rows;
+  job.activity = activity;
+  job.activity.region = Region{shape.base + part.offset, part.row_bytes, part.rows, shape.stride};
+  return job;
+}
+} // namespace
+
+CopyThreads::Job CopyThreads::pack(const Region &shape, const StagedPart &part, const std::byte *host,
+                                   std::byte *buffer, const faults::Activity &activity) {
+  Job job = part_job(shape, part, activity);
+  job.from = host + part.offset;
+  job.to = buffer;
+  job.from_stride = shape.stride;
+  job.to_stride = part.row_bytes;
+  return job;
+}
+
+CopyThreads::Job CopyThreads::unpack(const Region &shape, const StagedPart &part, const std::byte *buffer,
+                                     std::byte *host, const faults::Activity &activity) {
+  Job job = part_job(shape, part, activity);
+  job.from = buffer;
+  job.to = host + part.offset;
+  job.from_stride = part.row_bytes;
+  job.to_stride = shape.stride;
+  return job;
+}
+
 bool CopyThreads::finished(const Job &job) {
   std::lock_guard lock(mutex_);
   return job.done;

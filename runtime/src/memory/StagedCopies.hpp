@@ -91,6 +91,14 @@ public:
   };
   Totals totals() const;
 
+  // The job that packs `part` of `shape` (whose first byte is at `host`)
+  // into a staging buffer, and the one that unpacks a buffer into it; a fault
+  // in either names the part (`activity` says whose copy it is).
+  static Job pack(const Region &shape, const StagedPart &part, const std::byte *host, std::byte *buffer,
+                  const faults::Activity &activity);
+  static Job unpack(const Region &shape, const StagedPart &part, const std::byte *buffer, std::byte *host,
+                    const faults::Activity &activity);
+
 private:
   void run();
 
