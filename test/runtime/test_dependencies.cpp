@@ -7,6 +7,7 @@
 // tasks meet at a timed rendezvous: if the runtime serialises them, the first
 // gives up after a timeout and the test fails instead of hanging.
 #include "TaskBuilder.hpp"
+#include "graph/Region.hpp"
 
 #include <gtest/gtest.h>
 
@@ -499,6 +500,47 @@ TEST_P(Independence, ReaderOfBytesAPartialWriterLeavesDoesNotWaitForIt) {
 
 INSTANTIATE_TEST_SUITE_P(Dependencies, Independence, ::testing::Values(2u, 4u),
                          [](const auto &info) { return "cpus" + std::to_string(info.param); });
+
+// Region::overlaps and Region::contains against the bytes themselves, for
+// random regions of one stride (the constant-time path for rectangles, and
+// rows that cross a stride boundary, which take the row-by-row path) and of
+// different strides.
+TEST(RegionBytes, OverlapAndContainmentAgreeWithTheBytes) {
+  std::uint64_t state = 12345;
+  auto next = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  auto random_region = [&](std::size_t stride) {
+    const std::size_t rows = 1 + next(6), row_bytes = 1 + next(stride);
+    // As the runtime makes it (a stride of one row is contiguous).
+    return Region::from(css_region{reinterpret_cast<void *>(4096 + next(600)), row_bytes, rows, stride});
+  };
+  auto bytes_of = [](const Region &r) {
+    std::vector<bool> bytes(8192);
+    for (std::size_t row = 0; row < r.rows; ++row)
+      for (std::size_t b = 0; b < r.row_bytes; ++b)
+        bytes[r.base - 4096 + row * r.stride + b] = true;
+    return bytes;
+  };
+  int rectangles = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t stride = 8 + next(120);
+    const Region a = random_region(stride), b = random_region(round % 3 == 0 ? 8 + next(120) : stride);
+    const std::vector<bool> in_a = bytes_of(a), in_b = bytes_of(b);
+    bool shared = false, b_within_a = true;
+    for (std::size_t i = 0; i < in_a.size(); ++i) {
+      shared |= in_a[i] && in_b[i];
+      b_within_a &= !in_b[i] || in_a[i];
+    }
+    ASSERT_EQ(a.overlaps(b), shared) << "round " << round;
+    ASSERT_EQ(b.overlaps(a), shared) << "round " << round;
+    ASSERT_EQ(a.contains(b), b_within_a) << "round " << round;
+    rectangles += a.stride == b.stride && a.rows > 1 && b.rows > 1 && a.base % a.stride + a.row_bytes <= a.stride &&
+                  b.base % b.stride + b.row_bytes <= b.stride;
+  }
+  EXPECT_GT(rectangles, 1000) << "the constant-time path must be exercised";
+}
 
 } // namespace
 } // namespace gpuss::test

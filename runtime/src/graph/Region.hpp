@@ -61,6 +61,7 @@ struct Region {
     if (empty() || other.empty()) return false;
     if (end() <= other.base || other.end() <= base) return false;
     if (is_contiguous() && other.is_contiguous()) return true;
+    if (const auto a = grid(other.stride), b = other.grid(stride); a && b) return a->meets(*b);
     // Walk the rows of the region with fewer rows against the other; rows
     // are disjoint intervals so a per-row interval test is exact.
     const Region &few = rows <= other.rows ? *this : other;
@@ -77,6 +78,7 @@ struct Region {
     if (inner.empty()) return true;
     if (inner.base < base || inner.end() > end()) return false;
     if (is_contiguous()) return true;
+    if (const auto outer = grid(inner.stride), in = inner.grid(stride); outer && in) return outer->holds(*in);
     for (std::size_t r = 0; r < inner.rows; ++r) {
       std::uintptr_t lo = inner.base + r * inner.stride;
       std::size_t offset = lo - base;
@@ -87,6 +89,31 @@ struct Region {
   }
 
 private:
+  // A strided region whose rows each stay within one `stride`-aligned line
+  // of memory is a rectangle: lines [row, row + rows), byte columns
+  // [column, column + row_bytes) of each. Two regions with the same stride
+  // that are both rectangles share a byte exactly when their rectangles do,
+  // which answers overlaps and contains in constant time (tiles of one
+  // matrix, halo strips) instead of row by row.
+  struct Rectangle {
+    std::uintptr_t row, rows, column, columns;
+    bool meets(const Rectangle &o) const {
+      return row < o.row + o.rows && o.row < row + rows && column < o.column + o.columns &&
+             o.column < column + columns;
+    }
+    bool holds(const Rectangle &o) const {
+      return o.row >= row && o.row + o.rows <= row + rows && o.column >= column &&
+             o.column + o.columns <= column + columns;
+    }
+  };
+  // This region as a rectangle, when it is strided with `other_stride` too.
+  std::optional<Rectangle> grid(std::size_t other_stride) const {
+    if (is_contiguous() || stride != other_stride || stride == 0) return std::nullopt;
+    const std::uintptr_t column = base % stride;
+    if (column + row_bytes > stride) return std::nullopt;
+    return Rectangle{base / stride, rows, column, row_bytes};
+  }
+
   void make_contiguous() {
     row_bytes *= rows;
     rows = 1;
