@@ -350,5 +350,236 @@ TEST(NextUseEviction, MovesLessThanLruOnACyclicSweep) {
   EXPECT_LT(next_use * 4, lru * 3) << "next-use " << next_use << " bytes in, LRU " << lru;
 }
 
+// ---- Shared extents (SoftwareCache.hpp): the replicas of strided regions of one matrix
+
+// An n x n column-major matrix of doubles, lda = n, in nb x nb tiles: tile
+// (i, j) is nb runs (columns) of nb doubles, lda doubles apart.
+struct ColumnMajor {
+  std::size_t n, nb;
+  std::vector<double> a;
+  ColumnMajor(std::size_t n, std::size_t nb) : n(n), nb(nb), a(n * n) {}
+  std::uintptr_t at(std::size_t row, std::size_t column) const {
+    return reinterpret_cast<std::uintptr_t>(&a[column * n + row]);
+  }
+  Region tile(std::size_t i, std::size_t j) const {
+    return Region{at(i * nb, j * nb), nb * sizeof(double), nb, n * sizeof(double)};
+  }
+  // Rows k nb .. n-1 of block column k: it contains tiles (k, k) .. (n/nb - 1, k).
+  Region panel(std::size_t k) const {
+    return Region{at(k * nb, k * nb), (n - k * nb) * sizeof(double), nb, n * sizeof(double)};
+  }
+};
+
+// Device memory for a cache, aligned as a real pool is.
+class PoolMemory {
+public:
+  explicit PoolMemory(std::size_t bytes) : bytes_(bytes + MemoryPool::alignment) {}
+  std::byte *data() {
+    auto address = reinterpret_cast<std::uintptr_t>(bytes_.data());
+    return bytes_.data() + (MemoryPool::alignment - address % MemoryPool::alignment) % MemoryPool::alignment;
+  }
+  std::size_t size() const { return bytes_.size() - MemoryPool::alignment; }
+
+private:
+  std::vector<std::byte> bytes_;
+};
+
+DataObjectRef object_of(const Region &region) {
+  auto object = std::make_shared<DataObject>();
+  object->shape = region;
+  object->host = reinterpret_cast<std::byte *>(region.base);
+  return object;
+}
+
+TEST(SharedExtents, TilesOfOneBlockColumnShareOneBlockLaidOutAsInUserMemory) {
+  ColumnMajor m(256, 32); // a tile spans 31 whole columns and 32 doubles: 63.75 KiB for 8 KiB of data
+  PoolMemory device(1 << 20);
+  SoftwareCache cache(1, device.data(), device.size());
+  std::vector<DataObjectRef> tiles;
+  std::vector<DeviceBlock> views;
+  for (std::size_t i = 0; i < m.n / m.nb; ++i) {
+    tiles.push_back(object_of(m.tile(i, 2)));
+    std::optional<DeviceBlock> view = cache.reserve(*tiles.back());
+    ASSERT_TRUE(view) << "tile " << i;
+    views.push_back(*view);
+  }
+  EXPECT_EQ(cache.extent_count(), 1u);
+  EXPECT_EQ(cache.views_in_extents(), 8u);
+  // One block of the block column's span and a column either side, not eight of 63.75 KiB.
+  const std::size_t used = cache.capacity() - cache.pool().free_bytes();
+  EXPECT_LE(used, (m.nb + 2) * m.n * sizeof(double) + 2 * MemoryPool::alignment);
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    EXPECT_EQ(views[i].address - views[0].address,
+              static_cast<std::ptrdiff_t>(tiles[i]->shape.base - tiles[0]->shape.base))
+        << "tile " << i << " must sit where user memory has it, relative to the others";
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(views[i].address) % MemoryPool::alignment,
+              tiles[i]->shape.base % MemoryPool::alignment)
+        << "a view keeps its region's alignment";
+    EXPECT_EQ(views[i].usable, tiles[i]->shape.span());
+  }
+  EXPECT_EQ(cache.freed_by_release(views[3]), 0u) << "seven other tiles still use the extent";
+  for (std::size_t i = 0; i + 1 < tiles.size(); ++i)
+    cache.release(*tiles[i], views[i]);
+  EXPECT_GT(cache.freed_by_release(views.back()), 0u) << "the last view gives the extent back";
+  cache.release(*tiles.back(), views.back());
+  EXPECT_EQ(cache.extent_count(), 0u);
+  EXPECT_EQ(cache.pool().free_bytes(), cache.capacity());
+}
+
+TEST(SharedExtents, ARegionSharingBytesWithAViewGetsStorageOfItsOwn) {
+  // The panel of block column 1 contains tiles (1, 1) .. (7, 1): its device
+  // copy must not be theirs (the directory keeps overlapping objects
+  // coherent through their own copies).
+  ColumnMajor m(256, 32);
+  PoolMemory device(1 << 20);
+  SoftwareCache cache(1, device.data(), device.size());
+  DataObjectRef above = object_of(m.tile(0, 1)), inside = object_of(m.tile(3, 1)), panel = object_of(m.panel(1));
+  const DeviceBlock above_view = *cache.reserve(*above), inside_view = *cache.reserve(*inside);
+  const DeviceBlock panel_block = *cache.reserve(*panel);
+  EXPECT_EQ(above_view.extent, inside_view.extent);
+  EXPECT_NE(panel_block.extent, inside_view.extent);
+  const std::byte *panel_start = panel_block.address, *panel_end = panel_start + panel_block.usable;
+  const std::byte *inside_start = inside_view.address, *inside_end = inside_start + inside_view.usable;
+  EXPECT_TRUE(panel_end <= inside_start || inside_end <= panel_start)
+      << "the panel's storage and the tile's share no device byte";
+  // Gone from the extent, the tile that overlapped it no longer keeps the
+  // panel out: a second copy of the panel joins.
+  cache.release(*inside, inside_view);
+  DataObjectRef panel_again = object_of(m.panel(1));
+  const DeviceBlock second = *cache.reserve(*panel_again);
+  EXPECT_TRUE(second.extent == above_view.extent || second.extent == panel_block.extent);
+  for (auto [object, block] : {std::pair{above, above_view}, {panel, panel_block}, {panel_again, second}})
+    cache.release(*object, block);
+  EXPECT_EQ(cache.pool().free_bytes(), cache.capacity());
+}
+
+TEST(SharedExtents, OffWithGuardZonesOrWhenDisabled) {
+  ColumnMajor m(256, 32);
+  PoolMemory device(1 << 20);
+  for (CacheOptions options : {CacheOptions{0, false}, CacheOptions{4096, true}}) {
+    SoftwareCache cache(1, device.data(), device.size(), options);
+    DataObjectRef first = object_of(m.tile(0, 0)), second = object_of(m.tile(1, 0));
+    const DeviceBlock a = *cache.reserve(*first), b = *cache.reserve(*second);
+    EXPECT_EQ(a.extent, 0u);
+    EXPECT_EQ(b.extent, 0u);
+    EXPECT_EQ(cache.extent_count(), 0u);
+    cache.release(*first, a);
+    cache.release(*second, b);
+  }
+}
+
+// Every tile of a 64 x 64 column-major matrix (32 KiB) updated twice on one
+// simulated device whose cache is 48 KiB: the tiles' extents fit, so each
+// tile is copied in once; a replica of its own per tile (3.6 KiB each, 64 of
+// them) would not.
+struct TileSweep {
+  std::uint64_t evictions = 0, bytes_h2d = 0;
+};
+TileSweep sweep_tiles(bool extents) {
+  ColumnMajor m(64, 8);
+  for (std::size_t i = 0; i < m.a.size(); ++i)
+    m.a[i] = static_cast<double>(i);
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "48K");
+  config.device_extents = extents;
+  config.load_ahead = false;
+  TileSweep result;
+  {
+    Runtime runtime(config);
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t j = 0; j < m.n / m.nb; ++j)
+        for (std::size_t i = 0; i < m.n / m.nb; ++i) {
+          const Region tile = m.tile(i, j);
+          Task("add_one")
+              .strided(CSS_INOUT, reinterpret_cast<void *>(tile.base), tile.row_bytes, tile.rows, tile.stride)
+              .body([nb = m.nb](TaskEnv env) {
+                for (std::size_t c = 0; c < nb; ++c)
+                  for (std::size_t r = 0; r < nb; ++r)
+                    env.at<double>(0, c, r) += 1.0;
+              })
+              .submit(runtime);
+        }
+    runtime.barrier();
+    result.evictions = runtime.stats().evictions;
+    result.bytes_h2d = runtime.stats().bytes_h2d;
+  }
+  for (std::size_t i = 0; i < m.a.size(); ++i)
+    EXPECT_EQ(m.a[i], static_cast<double>(i) + 2.0) << "element " << i;
+  return result;
+}
+
+TEST(SharedExtents, AMatrixOfStridedTilesFitsAboutItsOwnSize) {
+  const TileSweep shared = sweep_tiles(true);
+  EXPECT_EQ(shared.evictions, 0u);
+  EXPECT_EQ(shared.bytes_h2d, 64u * 64u * sizeof(double)) << "each tile copied in once";
+  const TileSweep own = sweep_tiles(false); // CSS_DEVICE_EXTENTS=0: what it cost before
+  EXPECT_GT(own.evictions, 0u);
+  EXPECT_GT(own.bytes_h2d, shared.bytes_h2d);
+}
+
+// The Gauss-Seidel stencil of issue 15: each task names one parameter in
+// five regions, its block (inout) and the four one-wide halo strips around
+// it (input; the left and right ones strided columns), and its body reaches
+// all of them from the block's address with the grid's row length. Blocks
+// next to each other share halo bytes, so they cannot share an extent; every
+// other block of a block row can. 8 x 8 blocks of 16 x 16 in a 130 x 130
+// grid (132 KiB), two sweeps, on one simulated device: each task's object
+// (its five regions) spans 18 whole rows of the grid, 18 KiB for 2.1 KiB of
+// data, so the tasks staged on the device at once take far less memory when
+// they share extents.
+struct StencilRun {
+  std::uint64_t evictions = 0, peak = 0;
+  std::vector<double> grid;
+};
+StencilRun stencil_sweeps(bool extents, bool on_host) {
+  constexpr std::size_t blocks = 8, b = 16, n = blocks * b + 2;
+  StencilRun run;
+  run.grid.resize(n * n);
+  for (std::size_t i = 0; i < run.grid.size(); ++i)
+    run.grid[i] = static_cast<double>((i * 7919) % 1000) / 100.0;
+  Config config = on_host ? host_config(1) : sim_config(0, 1, CachePolicy::WriteBack, "448K");
+  config.device_extents = extents;
+  config.load_ahead = false;
+  {
+    Runtime runtime(config);
+    double *a = run.grid.data();
+    auto at = [&](std::size_t r, std::size_t c) { return a + r * n + c; };
+    constexpr std::size_t row = n * sizeof(double);
+    for (int sweep = 0; sweep < 2; ++sweep)
+      for (std::size_t bi = 0; bi < blocks; ++bi)
+        for (std::size_t bj = 0; bj < blocks; ++bj) {
+          const std::size_t i0 = 1 + bi * b, j0 = 1 + bj * b;
+          Task("relax")
+              .access(css_region{at(i0 - 1, j0), b * sizeof(double), 1, row}, CSS_IN, CSS_COPY_DEFAULT, 1)
+              .access(css_region{at(i0 + b, j0), b * sizeof(double), 1, row}, CSS_IN, CSS_COPY_DEFAULT, 1)
+              .access(css_region{at(i0, j0 - 1), sizeof(double), b, row}, CSS_IN, CSS_COPY_DEFAULT, 1)
+              .access(css_region{at(i0, j0 + b), sizeof(double), b, row}, CSS_IN, CSS_COPY_DEFAULT, 1)
+              .access(css_region{at(i0, j0), b * sizeof(double), b, row}, CSS_INOUT, CSS_COPY_DEFAULT, 1)
+              .body([](TaskEnv env) {
+                double *centre = env.ptr<double>(4);
+                for (std::size_t r = 0; r < b; ++r)
+                  for (std::size_t c = 0; c < b; ++c) {
+                    double *x = centre + r * n + c;
+                    *x = 0.25 * (x[-static_cast<std::ptrdiff_t>(n)] + x[n] + x[-1] + x[1]);
+                  }
+              })
+              .submit(runtime);
+        }
+    runtime.barrier();
+    run.evictions = runtime.stats().evictions;
+    run.peak = runtime.stats().device_peak_bytes;
+  }
+  return run;
+}
+
+TEST(SharedExtents, AStencilsFiveRegionTasksShareExtentsAndComputeWhatTheHostDoes) {
+  const StencilRun reference = stencil_sweeps(true, true);
+  const StencilRun shared = stencil_sweeps(true, false);
+  EXPECT_EQ(shared.grid, reference.grid) << "the device run must equal the host's, element for element";
+  const StencilRun own = stencil_sweeps(false, false); // CSS_DEVICE_EXTENTS=0: what it cost before
+  EXPECT_EQ(own.grid, reference.grid);
+  EXPECT_LT(shared.peak, own.peak) << "device memory in use at most: " << shared.peak << " bytes in extents, "
+                                       << own.peak << " in a block per replica";
+}
+
 } // namespace
 } // namespace gpuss::test

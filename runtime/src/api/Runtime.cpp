@@ -182,8 +182,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
     if (!parse_memory_size(config.device_memory, device->total_memory(), pool_bytes))
       fatal("CSS_GPU_MEMORY='" + config.device_memory + "' is not a size or a percentage");
     device->start(pool_bytes, context);
-    caches.push_back(std::make_unique<SoftwareCache>(device->space(), device->pool_base(), pool_bytes,
-                                                     config.device_guard));
+    caches.push_back(std::make_unique<SoftwareCache>(
+        device->space(), device->pool_base(), pool_bytes,
+        CacheOptions{config.device_guard, config.device_extents, device.get()}));
     device_pointers.push_back(device.get());
   }
   master_ = std::make_unique<Master>(MasterParts{config, page_locks_.get(), pin_service_.get(), devices_,

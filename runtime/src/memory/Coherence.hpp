@@ -40,6 +40,8 @@ struct DeviceBlock {
   std::size_t bytes = 0;        // reserved, guard zones included
   std::byte *address = nullptr; // where the replica starts (host-addressable for simulated devices)
   std::size_t usable = 0;       // bytes from `address` the replica may use
+  std::uint32_t extent = 0;     // 0: a pool block of its own; else the shared extent it views (holds no
+                                // pool bytes itself: SoftwareCache.hpp)
   explicit operator bool() const { return address != nullptr; }
 };
 

@@ -155,8 +155,9 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
 void Directory::install_replica(DataObject &object, int space, DeviceBlock block) {
   Replica &replica = object.replicas[space];
   replica.attach(block);
-  device(space).block_allocated(block);
   cache(space).insert(object);
+  const MemoryPool &pool = cache(space).pool();
+  Stats::raise_to(stats_.device_peak_bytes, pool.capacity() - pool.free_bytes());
   if (!object.renamed && !object.in_alias_index) {
     aliases_.insert(object.shape, &object);
     object.in_alias_index = true;
@@ -184,9 +185,9 @@ Directory::LoadOutcome Directory::load_ahead(const DataObjectRef &object, int sp
   if (aliased) return LoadOutcome::NotNeeded;
 
   MemoryPool &pool = cache(space).pool();
-  std::size_t bytes = object->storage_bytes();
-  if (pool.free_bytes() < pool.footprint(bytes) + keep_free) return LoadOutcome::NoRoom;
-  std::optional<DeviceBlock> block = pool.allocate(bytes);
+  const std::size_t bytes = cache(space).reservation_bytes(*object);
+  if (pool.free_bytes() < (bytes ? pool.footprint(bytes) : 0) + keep_free) return LoadOutcome::NoRoom;
+  std::optional<DeviceBlock> block = cache(space).reserve(*object);
   if (!block) return LoadOutcome::NoRoom;
 
   // As plan() fills a replica for a task: valid from now on, so that tasks
@@ -249,10 +250,7 @@ void Directory::drop_replica(DataObject &object, int space) {
     evicting_bytes_[space] -= evicting->second;
     evicting_[space].erase(evicting);
   }
-  if (const DeviceBlock block = replica.storage()) {
-    device(space).block_released(block);
-    cache(space).pool().release(block);
-  }
+  if (const DeviceBlock block = replica.storage()) cache(space).release(object, block);
   replica.release_storage();
 }
 
@@ -306,7 +304,9 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
     if (victim->dirty_space == space) {
       // Dirty: written back first (asynchronously, on the device's
       // device-to-host stream); its block frees when the copy ends.
-      const std::size_t block_bytes = victim->replicas[space].storage().bytes;
+      // What its write-back's end gives back: nothing while other replicas
+      // still use the extent it views.
+      const std::size_t block_bytes = cache(space).freed_by_release(victim->replicas[space].storage());
       write_back(*victim);
       invalidate_replica(*victim, space);
       if (victim->replicas[space].doomed() && evicting_[space].emplace(victim, block_bytes).second)
@@ -388,12 +388,19 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     if (object.replicas[space].holds_value()) continue;
-    std::size_t bytes = object.storage_bytes();
-    std::optional<DeviceBlock> block = cache(space).pool().allocate(bytes);
-    if (!block && make_room(space, bytes, waiting)) block = cache(space).pool().allocate(bytes);
+    std::optional<DeviceBlock> block = cache(space).reserve(object);
+    if (!block) {
+      // Room for what it needs now (an extent, or its span); where not even
+      // eviction makes room for a new extent, for a block of its own.
+      const std::size_t bytes = cache(space).reservation_bytes(object);
+      if (make_room(space, bytes, waiting))
+        block = cache(space).reserve(object);
+      else if (!waiting && bytes > object.storage_bytes() && make_room(space, object.storage_bytes(), waiting))
+        block = cache(space).reserve(object, SoftwareCache::Placement::OwnBlock);
+    }
     if (!block) {
       for (auto &[owner, got] : allocated)
-        cache(space).pool().release(got);
+        cache(space).release(*owner, got);
       for (ObjectUse &undo : uses)
         if (undo.object->replicas[space].holds_value()) undo.object->replicas[space].unpin_for_task();
       return PlanOutcome::Blocked;

@@ -95,7 +95,7 @@ constexpr const char *known_variables[] = {
     "CSS_PREFETCH_DEPTH",   "CSS_WB_CLEAN",       "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
     "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
-    "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS",
+    "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS", "CSS_DEVICE_EXTENTS",
 };
 
 const char *variable(const char *name) {
@@ -229,6 +229,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
+  if (const char *v = variable("CSS_DEVICE_EXTENTS"))
+    config.device_extents = parse_flag("CSS_DEVICE_EXTENTS", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);

@@ -22,6 +22,7 @@ struct StatsSnapshot {
   std::uint64_t evictions = 0;       // replicas given up to make room: evictions_clean + evictions_dirty
   std::uint64_t evictions_clean = 0; // ... whose value the host also held: dropped at once
   std::uint64_t evictions_dirty = 0; // ... that held the only current value: written back first
+  std::uint64_t device_peak_bytes = 0; // the most pool memory one device's cache had given out at once
   std::uint64_t bytes_named = 0;     // bytes of the distinct regions tasks named (each counted once until a
                                      // release forgets it); css-stats prints h2d_per_data = bytes_h2d / this
   std::uint64_t final_write_backs = 0; // started by a barrier before its last task finished

@@ -28,6 +28,7 @@ struct Stats {
   std::atomic<std::uint64_t> evictions{0};
   std::atomic<std::uint64_t> evictions_clean{0};
   std::atomic<std::uint64_t> evictions_dirty{0};
+  std::atomic<std::uint64_t> device_peak_bytes{0}; // the helper, when a cache gives out pool memory
   std::atomic<std::uint64_t> bytes_named{0}; // the master, when a region gets its storage
   std::atomic<std::uint64_t> final_write_backs{0};
   std::atomic<std::uint64_t> loads_ahead{0};
