@@ -581,5 +581,103 @@ TEST(SharedExtents, AStencilsFiveRegionTasksShareExtentsAndComputeWhatTheHostDoe
                                        << own.peak << " in a block per replica";
 }
 
+// ---- Overlapping objects on one device (Directory.hpp, CSS_DEVICE_ALIASES)
+
+// For each block column k of a 64 x 64 column-major matrix in 8 x 8 tiles:
+// the tiles (i, k), i >= k, are updated one by one (their copies on the
+// device are dirty), then the panel, rows 8k .. 63 of block column k, which
+// contains them, is updated whole (a writer that contains dirty copies), then
+// each tile is read again (a reader contained in the panel's dirty copy).
+// On one simulated device with room for everything.
+struct PanelRun {
+  std::vector<double> matrix, sums;
+  std::uint64_t bytes_h2d = 0, bytes_d2h = 0, bytes_on_device = 0;
+};
+PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = CachePolicy::WriteBack) {
+  ColumnMajor m(64, 8);
+  for (std::size_t i = 0; i < m.a.size(); ++i)
+    m.a[i] = static_cast<double>(i % 97);
+  const std::size_t nt = m.n / m.nb;
+  PanelRun run;
+  run.sums.assign(nt * nt, 0.0);
+  Config config = on_host ? host_config(2) : sim_config(0, 1, policy, "4M");
+  config.device_aliases = aliases;
+  config.load_ahead = false;
+  auto strided = [](Task &task, css_direction direction, const Region &r) {
+    task.strided(direction, reinterpret_cast<void *>(r.base), r.row_bytes, r.rows, r.stride);
+  };
+  {
+    Runtime runtime(config);
+    for (std::size_t k = 0; k < nt; ++k) {
+      for (std::size_t i = k; i < nt; ++i) {
+        Task update("tile_update");
+        strided(update, CSS_INOUT, m.tile(i, k));
+        update.body([nb = m.nb](TaskEnv env) {
+          for (std::size_t c = 0; c < nb; ++c)
+            for (std::size_t r = 0; r < nb; ++r)
+              env.at<double>(0, c, r) += static_cast<double>(r + 1);
+        });
+        update.submit(runtime);
+      }
+      Task panel("panel");
+      const Region p = m.panel(k);
+      strided(panel, CSS_INOUT, p);
+      panel.body([rows = p.row_bytes / sizeof(double), nb = m.nb](TaskEnv env) {
+        for (std::size_t c = 0; c < nb; ++c)
+          for (std::size_t r = 0; r < rows; ++r)
+            env.at<double>(0, c, r) = 2.0 * env.at<double>(0, c, r) - static_cast<double>(c);
+      });
+      panel.submit(runtime);
+      for (std::size_t i = k; i < nt; ++i) {
+        Task read("tile_read");
+        strided(read, CSS_IN, m.tile(i, k));
+        read.out(run.sums[i * nt + k]);
+        read.body([nb = m.nb](TaskEnv env) {
+          double sum = 0;
+          for (std::size_t c = 0; c < nb; ++c)
+            for (std::size_t r = 0; r < nb; ++r)
+              sum += env.at<double>(0, c, r) * static_cast<double>(1 + c + r);
+          *env.ptr<double>(1) = sum;
+        });
+        read.submit(runtime);
+      }
+    }
+    runtime.barrier();
+    run.bytes_h2d = runtime.stats().bytes_h2d;
+    run.bytes_d2h = runtime.stats().bytes_d2h;
+    run.bytes_on_device = runtime.stats().bytes_on_device;
+  }
+  run.matrix = m.a;
+  return run;
+}
+
+TEST(DeviceAliases, APanelAndItsTilesMeetOnTheDeviceAndComputeWhatTheHostDoes) {
+  const PanelRun reference = panels_and_tiles(true, true);
+  const PanelRun aliased = panels_and_tiles(true, false);
+  EXPECT_EQ(aliased.matrix, reference.matrix);
+  EXPECT_EQ(aliased.sums, reference.sums);
+  const PanelRun through_host = panels_and_tiles(false, false); // CSS_DEVICE_ALIASES=0: before
+  EXPECT_EQ(through_host.matrix, reference.matrix);
+  EXPECT_EQ(through_host.sums, reference.sums);
+  // The lower triangle's tiles go in once; through the host, each panel's
+  // tiles are written back before it and its rows copied in again, twice.
+  const std::uint64_t lower_tiles = 36 * 8 * 8 * sizeof(double);
+  EXPECT_EQ(aliased.bytes_h2d, lower_tiles);
+  EXPECT_GT(aliased.bytes_on_device, 0u);
+  EXPECT_EQ(through_host.bytes_on_device, 0u);
+  EXPECT_GE(through_host.bytes_h2d, 2 * lower_tiles);
+  EXPECT_LT(aliased.bytes_d2h, through_host.bytes_d2h);
+}
+
+TEST(DeviceAliases, EveryPolicyComputesWhatTheHostDoes) {
+  const PanelRun reference = panels_and_tiles(true, true);
+  for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack}) {
+    SCOPED_TRACE(to_string(policy));
+    const PanelRun run = panels_and_tiles(true, false, policy);
+    EXPECT_EQ(run.matrix, reference.matrix);
+    EXPECT_EQ(run.sums, reference.sums);
+  }
+}
+
 } // namespace
 } // namespace gpuss::test

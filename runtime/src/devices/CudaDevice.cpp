@@ -504,9 +504,11 @@ private:
     } else {
       flight->copies_start.record(in_->get());
       flight->peer_start.record(peer_->get());
+      // Alias copies within this device's memory follow the copies from the
+      // host on their stream: they overwrite parts of what those brought in.
       for (const Transfer &transfer : command.before)
-        copy(transfer, transfer.from_space == 0 ? in_->get() : peer_->get(), flight->leases,
-             command.task.get(), flight.get());
+        copy(transfer, transfer.from_space == 0 || transfer.is_alias_copy() ? in_->get() : peer_->get(),
+             flight->leases, command.task.get(), flight.get());
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());

@@ -146,12 +146,16 @@ private:
     double task_start = 0, task_end = 0, done = 0;
   };
   static bool later(const Timeline &a, const Timeline &b) { return a.done > b.done; }
+  static constexpr double device_copy_rate = 1.5e12; // bytes/s
 
   // When a copy started at `start` on this device's engine ends.
   double copy_done(const Transfer &transfer, double start) {
     double bytes = static_cast<double>(transfer.payload_bytes());
     if (transfer.from_space == 0) return links_->h2d.transfer(start, bytes, model_->h2d, context_.now());
     if (transfer.to_space == 0) return links_->d2h.transfer(start, bytes, model_->d2h, context_.now());
+    // An alias copy within the device's own memory: read and written there
+    // (an H100's or H200's HBM moves some 3 TB/s; a copy reads and writes).
+    if (transfer.from_space == transfer.to_space) return start + bytes / device_copy_rate;
     return start + bytes / model_->p2p;
   }
 
@@ -185,9 +189,11 @@ private:
       // GPU worker. The task waits for everything both engines were given
       // so far: a value it reads may come from an earlier command's copy.
       line.from_host = lay_out_copies(
-          command.before, [](const Transfer &t) { return t.from_space == 0; }, arrival.at, in_free_);
+          command.before, [](const Transfer &t) { return t.from_space == 0 || t.is_alias_copy(); }, arrival.at,
+          in_free_);
       line.from_peers = lay_out_copies(
-          command.before, [](const Transfer &t) { return t.from_space != 0; }, arrival.at, peer_free_);
+          command.before, [](const Transfer &t) { return t.from_space != 0 && !t.is_alias_copy(); }, arrival.at,
+          peer_free_);
       line.task_start = std::max({arrival.at, in_free_, peer_free_, compute_free_});
       compute_free_ = line.task_end = line.task_start + model_->seconds_for(command.task->label);
       line.done = line.task_end;

@@ -137,6 +137,14 @@ public:
     expect(state_ == ReplicaState::Absent || holds_value(), "record_write");
     if (state_ == ReplicaState::Absent) state_ = ReplicaState::Valid;
   }
+  // Host only. The object's current value, which a device held, now lies in
+  // the copy of an overlapping object that contains it and is being
+  // written; that object's write-back brings the bytes home before anyone
+  // reads this object from the host (Directory::absorb). Absent → Valid.
+  void absorbed_into_overlap() {
+    expect(state_ == ReplicaState::Absent && !storage_, "absorbed_into_overlap");
+    state_ = ReplicaState::Valid;
+  }
   // The host's value is the one the program gave (a new object). → Valid.
   void start_valid() {
     expect(state_ == ReplicaState::Absent && !storage_, "start_valid");

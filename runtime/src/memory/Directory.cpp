@@ -44,6 +44,19 @@ std::size_t fetch_bytes(const DataObject &object) {
   return bytes;
 }
 
+// Whether `parts` (objects inside `object`) hold every byte of it between
+// them: pairwise disjoint, and as many bytes as it has.
+bool covered_by(const DataObject &object, const std::vector<DataObject *> &parts) {
+  if (parts.empty()) return false;
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (parts[i]->shape.overlaps(parts[j]->shape)) return false;
+    bytes += parts[i]->shape.payload_bytes();
+  }
+  return bytes == object.shape.payload_bytes();
+}
+
 std::vector<ObjectUse> uses_of(const Task &task, int space) {
   std::vector<ObjectUse> uses;
   for (const BoundAccess &access : task.accesses) {
@@ -62,8 +75,9 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 
 Directory::Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
                      std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-                     PageLocks *page_locks, bool clean_while_idle, Eviction eviction)
-    : policy_(policy), clean_while_idle_(clean_while_idle), eviction_(eviction), nodes_(std::move(nodes)),
+                     PageLocks *page_locks, bool clean_while_idle, Eviction eviction, bool device_aliases)
+    : policy_(policy), clean_while_idle_(clean_while_idle), eviction_(eviction), device_aliases_(device_aliases),
+      nodes_(std::move(nodes)),
       page_locks_(page_locks), caches_(std::move(caches)), objects_(objects), stats_(stats),
       write_backs_in_flight_(nodes_.size() + 1, 0), evicting_(nodes_.size() + 1),
       evicting_bytes_(nodes_.size() + 1, 0) {}
@@ -254,8 +268,14 @@ void Directory::drop_replica(DataObject &object, int space) {
   replica.release_storage();
 }
 
-bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) {
-  if (object.renamed || aliases_.empty()) return true;
+bool Directory::may_alias_on_device(const DataObject &outer, const DataObject &inner, int space) const {
+  return device_aliases_ && space != 0 && !outer.has_parts() && !inner.has_parts() &&
+         outer.shape.contains(inner.shape);
+}
+
+void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool &blocked,
+                                AliasSources *sources) {
+  if (object.renamed || aliases_.empty()) return;
   aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
     if (other == &object || !other->overlaps(object)) return;
     // `other` matters when the host lacks bytes of it this task uses, or
@@ -268,6 +288,20 @@ bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) 
     const bool lacking = other->writes_into(object);
     const bool overwritten = writes && object.writes_into(*other);
     if (!lacking && !overwritten) return;
+    if (sources && !object.replicas[space].holds_value() && object.dirty_space == 0 &&
+        other->replicas[space].state() == ReplicaState::Valid) {
+      // The newer bytes are on this device, in a copy that is current for
+      // all of them: take them there.
+      if (!writes && !sources->container && may_alias_on_device(*other, object, space)) {
+        sources->container = other;
+        return;
+      }
+      if (writes && may_alias_on_device(object, *other, space) && !other->replicas[0].filling() &&
+          other->replicas[space].task_pins() == 0) {
+        sources->parts.push_back(other);
+        return;
+      }
+    }
     if (other->dirty_space != 0) {
       write_back(*other);
       blocked = true;
@@ -283,7 +317,34 @@ bool Directory::resolve_aliases(DataObject &object, bool writes, bool &blocked) 
         drop_replica(*other, static_cast<int>(space));
     }
   });
-  return !blocked;
+}
+
+Transfer Directory::start_alias_copy(const DataObjectRef &destination, DataObject &source, int space,
+                                     bool into_part) {
+  Replica &from = source.replicas[space], &to = destination->replicas[space];
+  from.add_reader();
+  if (!into_part) to.begin_fill();
+  ++transfers_in_flight_;
+  // Both addresses are of the smaller object's first byte, in each copy.
+  const DataObject &smaller = into_part ? source : *destination;
+  Transfer transfer{destination,
+                    space,
+                    space,
+                    from.storage().address + (smaller.shape.base - source.shape.base),
+                    to.storage().address + (smaller.shape.base - destination->shape.base),
+                    destination->version};
+  transfer.source_object = source.shared_from_this();
+  transfer.into_part = into_part;
+  stats_.count_transfer(space, space, transfer.payload_bytes());
+  return transfer;
+}
+
+void Directory::absorb(DataObject &part, int space) {
+  if (part.dirty_space == space) {
+    part.dirty_space = 0;
+    part.replicas[0].absorbed_into_overlap();
+  }
+  invalidate_replica(part, space); // read by the alias copy: freed when that ends
 }
 
 bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
@@ -323,8 +384,10 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
 PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   std::vector<ObjectUse> uses = uses_of(task, space);
   bool blocked = false;
-  for (ObjectUse &use : uses) {
-    resolve_aliases(*use.object, use.writes, blocked);
+  std::vector<AliasSources> aliases(uses.size());
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    ObjectUse &use = uses[i];
+    resolve_aliases(*use.object, use.writes, space, blocked, space != 0 && use.reads ? &aliases[i] : nullptr);
     // A writer waits until no copy of the object is in motion: a copy still
     // being filled elsewhere would land after the new value and be taken for
     // current, and a copy reading the replica it overwrites would race with it.
@@ -337,6 +400,25 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
           blocked = true;
         }
       }
+  }
+  // An object this task also uses lends it no bytes (its own copy is pinned
+  // for the task; giving it up or reading it as a source would mix the
+  // two): such a use is kept coherent through the host.
+  auto used = [&](const DataObject *other) {
+    return std::any_of(uses.begin(), uses.end(), [&](const ObjectUse &u) { return u.object.get() == other; });
+  };
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    if ((aliases[i].container && used(aliases[i].container)) ||
+        std::any_of(aliases[i].parts.begin(), aliases[i].parts.end(), used)) {
+      aliases[i] = {};
+      resolve_aliases(*uses[i].object, uses[i].writes, space, blocked, nullptr);
+    }
+  // Another use's coherence may have given up a lender's copy meanwhile (a
+  // write that overwrites it): plan again, without it.
+  for (const AliasSources &alias : aliases) {
+    if (alias.container && alias.container->replicas[space].state() != ReplicaState::Valid) blocked = true;
+    for (const DataObject *part : alias.parts)
+      if (part->replicas[space].state() != ReplicaState::Valid) blocked = true;
   }
   if (blocked) return PlanOutcome::Blocked;
 
@@ -379,9 +461,18 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
                        ", more than its cache holds (" + std::to_string(cache(space).capacity()) +
                        " bytes; raise CSS_GPU_MEMORY or use smaller blocks)");
 
-  // Pin what is already there so that making room cannot evict it.
+  // Pin what is already there so that making room cannot evict it, the
+  // copies that lend bytes to this task's included (until their alias
+  // copies, which read them, are ordered).
   for (ObjectUse &use : uses)
     if (use.object->replicas[space].holds_value()) use.object->replicas[space].pin_for_task();
+  std::vector<DataObject *> lenders;
+  for (const AliasSources &alias : aliases) {
+    if (alias.container) lenders.push_back(alias.container);
+    lenders.insert(lenders.end(), alias.parts.begin(), alias.parts.end());
+  }
+  for (DataObject *lender : lenders)
+    lender->replicas[space].pin_for_task();
 
   std::vector<std::pair<DataObject *, DeviceBlock>> allocated;
   bool waiting = false;
@@ -403,13 +494,16 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
         cache(space).release(*owner, got);
       for (ObjectUse &undo : uses)
         if (undo.object->replicas[space].holds_value()) undo.object->replicas[space].unpin_for_task();
+      for (DataObject *lender : lenders)
+        lender->replicas[space].unpin_for_task();
       return PlanOutcome::Blocked;
     }
     allocated.emplace_back(&object, *block);
   }
 
   // Commit.
-  for (ObjectUse &use : uses) {
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    ObjectUse &use = uses[i];
     DataObject &object = *use.object;
     Replica &replica = object.replicas[space];
     auto fresh =
@@ -421,13 +515,30 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     }
     install_replica(object, space, fresh->second);
     replica.pin_for_task();
+    const AliasSources &alias = aliases[i];
+    if (alias.container) {
+      Stats::add(stats_.cache_misses, 1);
+      plan.before.push_back(start_alias_copy(use.object, *alias.container, space, false));
+      continue;
+    }
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
-    if (use.reads && object.replicas[source].holds_value()) {
+    if (use.reads && !covered_by(object, alias.parts) && object.replicas[source].holds_value()) {
       Stats::add(stats_.cache_misses, 1);
       plan.before.push_back(start_copy(use.object, source, space));
     }
+    // After the copy of the whole value (on the same in-order stream), the
+    // newer bytes the device holds of it.
+    for (DataObject *part : alias.parts)
+      plan.before.push_back(start_alias_copy(use.object, *part, space, true));
   }
+  // The lenders are read by their alias copies from now on; the parts a
+  // writer takes over are given up (freed when those copies end).
+  for (DataObject *lender : lenders)
+    lender->replicas[space].unpin_for_task();
+  for (const AliasSources &alias : aliases)
+    for (DataObject *part : alias.parts)
+      absorb(*part, space);
   if (policy_ != CachePolicy::WriteBack) {
     for (ObjectUse &use : uses) {
       if (!use.copy_out) continue;
@@ -526,11 +637,13 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   // fetch is always of the value it is to hold: the task that uses it may
   // have written a newer one already (its completion comes first).
   const bool current = transfer.version == object.version;
-  destination.land(transfer.to_space != 0 || current);
+  // An alias copy into a part of the destination is one of several that
+  // fill it; the destination was made valid when it was attached.
+  if (!transfer.into_part) destination.land(transfer.to_space != 0 || current);
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
-  Replica &source = object.replicas[transfer.from_space];
-  source.remove_reader();
-  drop_if_released(object, transfer.from_space);
+  DataObject &read = transfer.source_object ? *transfer.source_object : object;
+  read.replicas[transfer.from_space].remove_reader();
+  drop_if_released(read, transfer.from_space);
   drop_if_released(object, transfer.to_space);
 }
 

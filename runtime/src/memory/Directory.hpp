@@ -25,6 +25,22 @@
 // a clean one's. Dirty victims are written back asynchronously; while the
 // blocks they free, with what is free, would make the room, nothing more
 // is evicted: the task waits for those copies instead.
+//
+// Overlapping objects on one device (CSS_DEVICE_ALIASES). Objects whose
+// regions share bytes (a panel and the tiles inside it) have copies of
+// their own, kept coherent through the host: before one is used, a copy of
+// another that holds newer bytes of it goes home first (resolve_aliases).
+// Where the newer bytes are on the device the task runs on, two cases skip
+// the host:
+//   a read   an object contained in another whose copy there is valid
+//            takes its value from that copy (an alias copy, Transfer.hpp);
+//   a write  an object that contains others with valid copies there is
+//            filled from them (and from the host for the rest), and those
+//            copies, dirty ones included, are given up: their bytes are
+//            now the writer's, whose write-back brings them home before
+//            anyone reads them from the host (`absorb`).
+// Both rest on one rule the directory keeps: a valid device copy is
+// current for all its bytes (a write to any of them drops it).
 #pragma once
 
 #include "support/Config.hpp"
@@ -80,7 +96,8 @@ public:
   // freed. `clean_while_idle`: CSS_WB_CLEAN.
   Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
             std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-            PageLocks *page_locks, bool clean_while_idle = false, Eviction eviction = Eviction::Lru);
+            PageLocks *page_locks, bool clean_while_idle = false, Eviction eviction = Eviction::Lru,
+            bool device_aliases = true);
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
@@ -183,11 +200,33 @@ private:
   std::uint64_t eviction_score(const DataObject &object, int space) const;
   // A task `expect_order` placed has completed: its uses are no longer upcoming.
   void forget_expected_uses(const Task &task, const std::vector<ObjectUse> &uses);
-  bool resolve_aliases(DataObject &object, bool writes, bool &blocked);
+  // Where, on the device a task is planned for, a use's value can come
+  // from instead of the host (see "Overlapping objects on one device").
+  struct AliasSources {
+    DataObject *container = nullptr; // a read: the whole value, from this object's copy
+    std::vector<DataObject *> parts; // a write: these objects' bytes, from their copies
+  };
+  // Orders the copies that keep `object` coherent with the objects that
+  // overlap it, for a task in `space` that reads it (and writes it when
+  // `writes`); `sources` (null: none) receives what can be taken on the
+  // device instead. Sets `blocked` while a copy must land first.
+  void resolve_aliases(DataObject &object, bool writes, int space, bool &blocked, AliasSources *sources);
+  // Whether copies of `outer` and `inner` on accelerator `space` may lend
+  // each other bytes: aliasing on the device is on, neither has several
+  // regions, and `outer` contains every byte of `inner`.
+  bool may_alias_on_device(const DataObject &outer, const DataObject &inner, int space) const;
+  // An alias copy on `space` from `source`'s copy into `destination`'s
+  // (into the part `source` covers when `into_part`), counted and in
+  // flight from now.
+  Transfer start_alias_copy(const DataObjectRef &destination, DataObject &source, int space, bool into_part);
+  // `part`'s bytes are now `writer`'s, on `space`: its copy there is given
+  // up, dirty or not, and the host counts as holding its value again.
+  void absorb(DataObject &part, int space);
 
   const CachePolicy policy_;
   const bool clean_while_idle_;
   const Eviction eviction_;
+  const bool device_aliases_;
   std::vector<MemoryNode *> nodes_;
   PageLocks *page_locks_;
   std::vector<std::unique_ptr<SoftwareCache>> caches_;

@@ -20,6 +20,14 @@ namespace gpuss {
 // device, the regions its tasks read (a fetch or a load); into the host, the
 // regions they write (a write-back). The bytes between its regions belong to
 // other data, which a copy must neither read stale nor overwrite.
+//
+// An alias copy (`source_object` set) moves bytes between the copies of two
+// overlapping objects on one device, without the host (Directory.hpp,
+// "Overlapping objects on one device"): `object` is the one whose copy is
+// written, `source_object` the one whose copy is read; the bytes are the
+// smaller one's, which the larger contains, at the same offsets (replicas
+// keep the layout of user memory), and `source`/`destination` point at the
+// smaller one's first byte in each copy.
 struct Transfer {
   DataObjectRef object;
   int from_space = 0;
@@ -27,10 +35,20 @@ struct Transfer {
   std::byte *source = nullptr;      // address of the object's first byte in from_space
   std::byte *destination = nullptr; // likewise in to_space
   std::uint64_t version = 0;        // the object's value it copies (DataObject::version)
+  DataObjectRef source_object;      // an alias copy: the object whose copy it reads
+  // An alias copy of the source's bytes into a part of `object`'s copy: one
+  // of several that fill it, so its end does not make that copy current.
+  bool into_part = false;
+
+  bool is_alias_copy() const { return source_object != nullptr; }
+  // The object whose copy is read, and the one whose regions are copied.
+  const DataObject &reads_from() const { return source_object ? *source_object : *object; }
+  const DataObject &regions_of() const { return into_part ? *source_object : *object; }
 
   // Calls fn(offset, shape) for each region to copy, `offset` bytes after
-  // the object's first byte.
+  // the first byte of regions_of().
   template <typename Fn> void for_each_piece(Fn fn) const {
+    const DataObject *object = &regions_of();
     if (!object->has_parts()) {
       fn(std::size_t{0}, object->shape);
       return;

@@ -96,6 +96,7 @@ constexpr const char *known_variables[] = {
     "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
     "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
     "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS", "CSS_DEVICE_EXTENTS",
+    "CSS_DEVICE_ALIASES",
 };
 
 const char *variable(const char *name) {
@@ -229,6 +230,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
+  if (const char *v = variable("CSS_DEVICE_ALIASES"))
+    config.device_aliases = parse_flag("CSS_DEVICE_ALIASES", v);
   if (const char *v = variable("CSS_DEVICE_EXTENTS"))
     config.device_extents = parse_flag("CSS_DEVICE_EXTENTS", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))

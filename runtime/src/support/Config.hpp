@@ -80,6 +80,8 @@ struct Config {
                                 // from the node's page-lock rate (Runtime.cpp, make_copy_threads)
   bool nested_inline = false; // CSS_NESTED=inline: a task called inside a task body runs at once, inline,
                               // instead of becoming a child task (CSS_NESTED=tasks, NestedTasks.hpp)
+  bool device_aliases = true;   // CSS_DEVICE_ALIASES=0: overlapping objects kept coherent through the host
+                                // only, never by copies within a device (Directory.hpp)
   bool device_extents = true;   // CSS_DEVICE_EXTENTS=0: every replica of a strided region in a pool block of
                                 // its own, spanning its rows (SoftwareCache.hpp); off with CSS_DEVICE_GUARD
   std::size_t device_guard = 0; // CSS_DEVICE_GUARD: bytes kept unused before and after every device

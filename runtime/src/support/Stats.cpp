@@ -32,7 +32,8 @@ std::string StatsSnapshot::format_line() const {
   std::snprintf(rate, sizeof rate, "%.1f", probed_lock_rate * 1e-9);
   line << " pin_s=" << seconds(pin_seconds) << " staging_threads=" << staging_threads
        << " probed_lock_GBs=" << rate << " staged_bytes=" << staged_bytes
-       << " stage_s=" << seconds(stage_seconds) << " device_peak_bytes=" << device_peak_bytes;
+       << " stage_s=" << seconds(stage_seconds) << " device_peak_bytes=" << device_peak_bytes
+       << " bytes_on_device=" << bytes_on_device;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   for (std::size_t i = 0; i < device_busy_seconds.size(); ++i)
@@ -58,6 +59,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.evictions = get(evictions);
   s.evictions_clean = get(evictions_clean);
   s.evictions_dirty = get(evictions_dirty);
+  s.bytes_on_device = get(bytes_on_device);
   s.device_peak_bytes = get(device_peak_bytes);
   s.bytes_named = get(bytes_named);
   s.final_write_backs = get(final_write_backs);

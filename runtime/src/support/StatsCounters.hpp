@@ -23,6 +23,7 @@ struct Stats {
   std::atomic<std::uint64_t> bytes_h2d{0};
   std::atomic<std::uint64_t> bytes_d2h{0};
   std::atomic<std::uint64_t> bytes_p2p{0};
+  std::atomic<std::uint64_t> bytes_on_device{0}; // alias copies between overlapping objects' copies on a device
   std::atomic<std::uint64_t> cache_hits{0};
   std::atomic<std::uint64_t> cache_misses{0};
   std::atomic<std::uint64_t> evictions{0};
@@ -63,7 +64,9 @@ struct Stats {
     }
   }
   void count_transfer(int from_space, int to_space, std::uint64_t bytes) {
-    if (from_space == 0)
+    if (from_space == to_space)
+      add(bytes_on_device, bytes);
+    else if (from_space == 0)
       add(bytes_h2d, bytes);
     else if (to_space == 0)
       add(bytes_d2h, bytes);
