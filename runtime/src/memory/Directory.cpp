@@ -161,7 +161,14 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
   auto address = [&](int space, const Replica &replica) {
     return space == 0 ? object->host : replica.storage().address;
   };
-  Transfer transfer{object, from, to, address(from, source), address(to, destination), object->version};
+  Transfer transfer{.object = object,
+                    .from_space = from,
+                    .to_space = to,
+                    .source = address(from, source),
+                    .destination = address(to, destination),
+                    .version = object->version,
+                    .source_object = nullptr, // a copy of the object's own value
+                    .into_part = false};
   stats_.count_transfer(from, to, transfer.payload_bytes());
   return transfer;
 }
@@ -327,14 +334,14 @@ Transfer Directory::start_alias_copy(const DataObjectRef &destination, DataObjec
   ++transfers_in_flight_;
   // Both addresses are of the smaller object's first byte, in each copy.
   const DataObject &smaller = into_part ? source : *destination;
-  Transfer transfer{destination,
-                    space,
-                    space,
-                    from.storage().address + (smaller.shape.base - source.shape.base),
-                    to.storage().address + (smaller.shape.base - destination->shape.base),
-                    destination->version};
-  transfer.source_object = source.shared_from_this();
-  transfer.into_part = into_part;
+  Transfer transfer{.object = destination,
+                    .from_space = space,
+                    .to_space = space,
+                    .source = from.storage().address + (smaller.shape.base - source.shape.base),
+                    .destination = to.storage().address + (smaller.shape.base - destination->shape.base),
+                    .version = destination->version,
+                    .source_object = source.shared_from_this(),
+                    .into_part = into_part};
   stats_.count_transfer(space, space, transfer.payload_bytes());
   return transfer;
 }
@@ -548,8 +555,14 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
       // It copies the value this task writes: the object's next version.
       // The host does not begin filling: the value does not exist yet, and
       // the host copy goes Absent when the task is dispatched (claim_writes).
-      Transfer transfer{
-          use.object, space, 0, replica.storage().address, use.object->host, use.object->version + 1};
+      Transfer transfer{.object = use.object,
+                        .from_space = space,
+                        .to_space = 0,
+                        .source = replica.storage().address,
+                        .destination = use.object->host,
+                        .version = use.object->version + 1,
+                        .source_object = nullptr,
+                        .into_part = false};
       stats_.count_transfer(space, 0, transfer.payload_bytes());
       plan.after.push_back(std::move(transfer));
     }
