@@ -9,7 +9,11 @@
 //     over two buffers and two streams;
 //   - cudaHostRegister of a block malloc'd and never touched (a workspace
 //     the program has not written yet), plainly and after faulting its pages
-//     in with madvise(MADV_POPULATE_WRITE), which keeps the contents.
+//     in with madvise(MADV_POPULATE_WRITE), which keeps the contents;
+//   - strided copies from registered memory: the 2-D copies (cudaMemcpy2DAsync)
+//     that move a tile of a column-major matrix, 2048 columns of 2048 doubles
+//     (16 KiB) and of 1024 doubles, 384 KiB apart (lda 49152), to the device
+//     and back, against one contiguous copy of the same bytes.
 // Usage: host_pinning [block MiB] [blocks]
 #include <cuda_runtime.h>
 #include <sys/mman.h>
@@ -132,12 +136,49 @@ int main(int argc, char **argv) {
          populated_register_ms = untouched_ms(Prepare::Populate),
          huge_register_ms = untouched_ms(Prepare::HugePopulate);
 
+  // Strided tiles of a column-major matrix with lda 49152: 2048 columns, `row`
+  // bytes of each, 384 KiB apart, from registered memory. Eight tiles a side.
+  const std::size_t pitch = 49152 * sizeof(double), columns = 2048, tiles = 8;
+  std::vector<char> matrix_storage(pitch * columns);
+  char *matrix = matrix_storage.data();
+  std::memset(matrix, 2, pitch * columns);
+  check(cudaHostRegister(matrix, pitch * columns, cudaHostRegisterPortable), "cudaHostRegister (matrix)");
+  void *tile_device = nullptr;
+  check(cudaMalloc(&tile_device, 2048 * sizeof(double) * columns), "cudaMalloc (tile)");
+  auto strided = [&](std::size_t row, cudaMemcpyKind kind) {
+    auto begin = std::chrono::steady_clock::now();
+    for (std::size_t t = 0; t < tiles; ++t) {
+      char *host_tile = matrix + t * row;
+      if (kind == cudaMemcpyHostToDevice)
+        check(cudaMemcpy2DAsync(tile_device, row, host_tile, pitch, row, columns, kind, streams[0]), "2-D h2d");
+      else
+        check(cudaMemcpy2DAsync(host_tile, pitch, tile_device, row, row, columns, kind, streams[0]), "2-D d2h");
+    }
+    check(cudaDeviceSynchronize(), "sync");
+    return static_cast<double>(row * columns * tiles) / seconds_since(begin) / 1e9;
+  };
+  strided(2048 * sizeof(double), cudaMemcpyHostToDevice); // warm up
+  double strided16_h2d = strided(2048 * sizeof(double), cudaMemcpyHostToDevice),
+         strided16_d2h = strided(2048 * sizeof(double), cudaMemcpyDeviceToHost),
+         strided8_h2d = strided(1024 * sizeof(double), cudaMemcpyHostToDevice);
+  auto begin = std::chrono::steady_clock::now();
+  const std::size_t same_bytes = 2048 * sizeof(double) * columns;
+  for (std::size_t t = 0; t < tiles; ++t)
+    check(cudaMemcpyAsync(tile_device, matrix + t * same_bytes % (pitch * columns - same_bytes), same_bytes,
+                          cudaMemcpyHostToDevice, streams[0]),
+          "contiguous h2d");
+  check(cudaDeviceSynchronize(), "sync");
+  double contiguous_h2d = static_cast<double>(same_bytes * tiles) / seconds_since(begin) / 1e9;
+  check(cudaHostUnregister(matrix), "cudaHostUnregister (matrix)");
+
   std::printf("host_pinning block_mib=%zu blocks=%d pageable_h2d_GBs=%.1f pageable_d2h_GBs=%.1f "
               "register_s=%.3f register_GBs=%.1f unregister_s=%.3f pinned_h2d_GBs=%.1f pinned_d2h_GBs=%.1f "
               "staged_h2d_GBs=%.1f untouched_register_ms=%.2f populate_register_ms=%.2f "
-              "huge_populate_register_ms=%.2f\n",
+              "huge_populate_register_ms=%.2f strided16k_h2d_GBs=%.1f strided16k_d2h_GBs=%.1f "
+              "strided8k_h2d_GBs=%.1f tile_contiguous_h2d_GBs=%.1f\n",
               block_mib, blocks, pageable_h2d, pageable_d2h, register_seconds, total / register_seconds / 1e9,
               unregister_seconds, pinned_h2d, pinned_d2h, staged_h2d, untouched_register_ms,
-              populated_register_ms, huge_register_ms);
+              populated_register_ms, huge_register_ms, strided16_h2d, strided16_d2h, strided8_h2d,
+              contiguous_h2d);
   return 0;
 }
