@@ -388,6 +388,35 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
   }
 }
 
+void Directory::check_lenders(const std::vector<ObjectUse> &uses, std::vector<AliasSources> &aliases, int space,
+                              bool &blocked) {
+  // An object this task also uses lends it no bytes (its own copy is pinned
+  // for the task; giving it up or reading it as a source would mix the
+  // two): such a use is kept coherent through the host.
+  auto used = [&](const DataObject *other) {
+    return std::any_of(uses.begin(), uses.end(), [&](const ObjectUse &u) { return u.object.get() == other; });
+  };
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    if ((aliases[i].container && used(aliases[i].container)) ||
+        std::any_of(aliases[i].parts.begin(), aliases[i].parts.end(), used)) {
+      aliases[i] = {};
+      resolve_aliases(*uses[i].object, uses[i].writes, space, blocked, nullptr);
+    }
+  // Another use's coherence may have given up a lender's copy meanwhile (a
+  // write that overwrites it): plan again, without it.
+  for (DataObject *lender : lenders_of(aliases))
+    if (lender->replicas[space].state() != ReplicaState::Valid) blocked = true;
+}
+
+std::vector<DataObject *> Directory::lenders_of(const std::vector<AliasSources> &aliases) {
+  std::vector<DataObject *> lenders;
+  for (const AliasSources &alias : aliases) {
+    if (alias.container) lenders.push_back(alias.container);
+    lenders.insert(lenders.end(), alias.parts.begin(), alias.parts.end());
+  }
+  return lenders;
+}
+
 PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   std::vector<ObjectUse> uses = uses_of(task, space);
   bool blocked = false;
@@ -408,25 +437,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
         }
       }
   }
-  // An object this task also uses lends it no bytes (its own copy is pinned
-  // for the task; giving it up or reading it as a source would mix the
-  // two): such a use is kept coherent through the host.
-  auto used = [&](const DataObject *other) {
-    return std::any_of(uses.begin(), uses.end(), [&](const ObjectUse &u) { return u.object.get() == other; });
-  };
-  for (std::size_t i = 0; i < uses.size(); ++i)
-    if ((aliases[i].container && used(aliases[i].container)) ||
-        std::any_of(aliases[i].parts.begin(), aliases[i].parts.end(), used)) {
-      aliases[i] = {};
-      resolve_aliases(*uses[i].object, uses[i].writes, space, blocked, nullptr);
-    }
-  // Another use's coherence may have given up a lender's copy meanwhile (a
-  // write that overwrites it): plan again, without it.
-  for (const AliasSources &alias : aliases) {
-    if (alias.container && alias.container->replicas[space].state() != ReplicaState::Valid) blocked = true;
-    for (const DataObject *part : alias.parts)
-      if (part->replicas[space].state() != ReplicaState::Valid) blocked = true;
-  }
+  check_lenders(uses, aliases, space, blocked);
   if (blocked) return PlanOutcome::Blocked;
 
   if (space == 0) {
@@ -473,11 +484,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   // copies, which read them, are ordered).
   for (ObjectUse &use : uses)
     if (use.object->replicas[space].holds_value()) use.object->replicas[space].pin_for_task();
-  std::vector<DataObject *> lenders;
-  for (const AliasSources &alias : aliases) {
-    if (alias.container) lenders.push_back(alias.container);
-    lenders.insert(lenders.end(), alias.parts.begin(), alias.parts.end());
-  }
+  const std::vector<DataObject *> lenders = lenders_of(aliases);
   for (DataObject *lender : lenders)
     lender->replicas[space].pin_for_task();
 

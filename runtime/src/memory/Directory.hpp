@@ -215,6 +215,13 @@ private:
   // each other bytes: aliasing on the device is on, neither has several
   // regions, and `outer` contains every byte of `inner`.
   bool may_alias_on_device(const DataObject &outer, const DataObject &inner, int space) const;
+  // After resolve_aliases for each of a task's uses: a lender the task also
+  // uses is dropped (that use goes through the host), and a lender whose
+  // copy another use gave up blocks the plan (it is made again without).
+  void check_lenders(const std::vector<ObjectUse> &uses, std::vector<AliasSources> &aliases, int space,
+                     bool &blocked);
+  // Every object that lends bytes to a use (with repeats).
+  static std::vector<DataObject *> lenders_of(const std::vector<AliasSources> &aliases);
   // An alias copy on `space` from `source`'s copy into `destination`'s
   // (into the part `source` covers when `into_part`), counted and in
   // flight from now.
