@@ -661,7 +661,7 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   // fill it; the destination was made valid when it was attached.
   if (!transfer.into_part) destination.land(transfer.to_space != 0 || current);
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
-  DataObject &read = transfer.source_object ? *transfer.source_object : object;
+  DataObject &read = transfer.reads_from();
   read.replicas[transfer.from_space].remove_reader();
   drop_if_released(read, transfer.from_space);
   drop_if_released(object, transfer.to_space);

@@ -41,8 +41,9 @@ struct Transfer {
   bool into_part = false;
 
   bool is_alias_copy() const { return source_object != nullptr; }
-  // The object whose copy is read, and the one whose regions are copied.
-  const DataObject &reads_from() const { return source_object ? *source_object : *object; }
+  // The object whose copy is read (its reader count goes with the copy), and
+  // the one whose regions are copied.
+  DataObject &reads_from() const { return source_object ? *source_object : *object; }
   const DataObject &regions_of() const { return into_part ? *source_object : *object; }
 
   // Calls fn(offset, shape) for each region to copy, `offset` bytes after
