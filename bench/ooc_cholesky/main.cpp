@@ -1,12 +1,14 @@
 // ooc_cholesky: the tiled Cholesky factorisation's task graph (the loops and
-// labels of examples/cholesky, right-looking, trsm panel), submitted
+// labels of examples/cholesky, right-looking; the trsm panel, or with
+// --inverse-trsm the panel by inverse: trtri into a workspace, then trmm), submitted
 // through the C API without the translator, for modelled runs out of core
 // (issue 20): CSS_SIM_MODEL with the chol_* labels' costs, CSS_SIM_DEVICES,
 // a small CSS_GPU_MEMORY, CSS_EVICTION. Modelled devices run no bodies, so
 // the blocks are reserved and never touched (n = 131072 is 68 GB of address
 // space, not of memory); with simulated devices that run bodies use a small n.
 //
-//   ooc_cholesky -n 65536 -t 2048     prints seconds, the modelled TFLOP/s
+//   ooc_cholesky -n 65536 -t 2048 [--inverse-trsm]
+//                                     prints seconds, the modelled TFLOP/s
 //                                     (n^3/3 flops) and the css-stats line
 #include "gpuss.h"
 
@@ -49,9 +51,11 @@ void submit(const char *label, std::initializer_list<std::pair<void *, css_direc
 
 int main(int argc, char **argv) {
   long n = 16384;
-  for (int a = 1; a + 1 < argc; a += 2) {
-    if (!std::strcmp(argv[a], "-n")) n = std::atol(argv[a + 1]);
-    if (!std::strcmp(argv[a], "-t")) tile = std::atol(argv[a + 1]);
+  bool inverse_trsm = false;
+  for (int a = 1; a < argc; ++a) {
+    if (!std::strcmp(argv[a], "--inverse-trsm")) inverse_trsm = true;
+    else if (a + 1 < argc && !std::strcmp(argv[a], "-n")) n = std::atol(argv[++a]);
+    else if (a + 1 < argc && !std::strcmp(argv[a], "-t")) tile = std::atol(argv[++a]);
   }
   const long nt = n / tile;
   const std::size_t block_bytes = sizeof(double) * tile * tile;
@@ -67,12 +71,24 @@ int main(int argc, char **argv) {
       blocks[j * nt + i] = block;
     }
   auto A = [&](long j, long i) { return blocks[j * nt + i]; }; // block (row i, column j), i >= j
+  // The inverse's workspace: one block, renamed at every step as in the example.
+  void *W = mmap(nullptr, block_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (W == MAP_FAILED) {
+    std::perror("mmap");
+    return 1;
+  }
   css_start();
   const auto start = std::chrono::steady_clock::now();
   for (long k = 0; k < nt; ++k) {
     submit("chol_dpotrf", {{A(k, k), CSS_INOUT}});
-    for (long i = k + 1; i < nt; ++i)
-      submit("chol_dtrsm", {{A(k, k), CSS_IN}, {A(k, i), CSS_INOUT}});
+    if (inverse_trsm && k + 1 < nt) {
+      submit("chol_dtrtri", {{A(k, k), CSS_IN}, {W, CSS_OUT}});
+      for (long i = k + 1; i < nt; ++i)
+        submit("chol_dtrmm", {{W, CSS_IN}, {A(k, i), CSS_INOUT}});
+    } else {
+      for (long i = k + 1; i < nt; ++i)
+        submit("chol_dtrsm", {{A(k, k), CSS_IN}, {A(k, i), CSS_INOUT}});
+    }
     for (long i = k + 1; i < nt; ++i) {
       for (long j = k + 1; j < i; ++j)
         submit("chol_dgemm", {{A(k, i), CSS_IN}, {A(k, j), CSS_IN}, {A(j, i), CSS_INOUT}});

@@ -82,6 +82,17 @@ TEST_P(Stats, CountersAfterBarrier) {
   EXPECT_EQ(blocks[0][1], 10);
   for (std::size_t b = 0; b < blocks.size(); ++b)
     ASSERT_EQ(blocks[b][0], static_cast<int>(b));
+  // Each device's traffic and evictions, which add up to the totals.
+  auto sum = [](const std::vector<std::uint64_t> &values) {
+    return std::accumulate(values.begin(), values.end(), std::uint64_t{0});
+  };
+  for (const auto *per_device :
+       {&stats.device_bytes_in, &stats.device_bytes_out, &stats.device_bytes_peer, &stats.device_evictions})
+    EXPECT_EQ(per_device->size(), config.sim_devices);
+  EXPECT_EQ(sum(stats.device_bytes_in), stats.bytes_h2d);
+  EXPECT_EQ(sum(stats.device_bytes_out), stats.bytes_d2h);
+  EXPECT_EQ(sum(stats.device_bytes_peer), stats.bytes_p2p);
+  EXPECT_EQ(sum(stats.device_evictions), stats.evictions);
 }
 
 TEST_P(Stats, FormatLine) {
@@ -98,6 +109,10 @@ TEST_P(Stats, FormatLine) {
   EXPECT_EQ(fields["tasks"], "12");
   EXPECT_EQ(fields["renamed"], "0");
   EXPECT_EQ(fields["pin_host"], "0") << "without GPUs nothing is page-locked";
+  const std::size_t devices = GetParam().sim_devices;
+  for (std::size_t d = 0; d < devices; ++d)
+    for (const char *what : {"_busy_s", "_tasks", "_bytes_in", "_bytes_out", "_bytes_peer", "_evictions"})
+      EXPECT_TRUE(fields.count("gpu" + std::to_string(d) + what)) << "gpu" << d << what << " missing in: " << line;
 }
 
 TEST_P(Stats, PrintedOnceAtFinishWhenEnabled) {

@@ -368,7 +368,6 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
     }
     DataObject *victim = next_victim(space);
     if (!victim) return false;
-    Stats::add(stats_.evictions, 1);
     if (victim->dirty_space == space) {
       // Dirty: written back first (asynchronously, on the device's
       // device-to-host stream); its block frees when the copy ends.
@@ -380,10 +379,10 @@ bool Directory::make_room(int space, std::size_t bytes, bool &waiting) {
       if (victim->replicas[space].doomed() && evicting_[space].emplace(victim, block_bytes).second)
         evicting_bytes_[space] += block_bytes;
       waiting = true;
-      Stats::add(stats_.evictions_dirty, 1);
+      stats_.count_eviction(space, true);
     } else {
       drop_replica(*victim, space);
-      Stats::add(stats_.evictions_clean, 1);
+      stats_.count_eviction(space, false);
     }
   }
 }

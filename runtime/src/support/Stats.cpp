@@ -36,14 +36,21 @@ std::string StatsSnapshot::format_line() const {
        << " bytes_on_device=" << bytes_on_device;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
+  auto at = [](const std::vector<std::uint64_t> &values, std::size_t i) {
+    return i < values.size() ? values[i] : 0;
+  };
   for (std::size_t i = 0; i < device_busy_seconds.size(); ++i)
     line << " gpu" << i << "_busy_s=" << seconds(device_busy_seconds[i]) << " gpu" << i
-         << "_tasks=" << (i < device_tasks.size() ? device_tasks[i] : 0);
+         << "_tasks=" << at(device_tasks, i) << " gpu" << i << "_bytes_in=" << at(device_bytes_in, i) << " gpu"
+         << i << "_bytes_out=" << at(device_bytes_out, i) << " gpu" << i
+         << "_bytes_peer=" << at(device_bytes_peer, i) << " gpu" << i
+         << "_evictions=" << at(device_evictions, i);
   return line.str();
 }
 
 Stats::Stats(std::size_t cpus, std::size_t devices)
-    : cpu_busy_ns(cpus), device_busy_ns(devices), device_tasks(devices) {}
+    : cpu_busy_ns(cpus), device_busy_ns(devices), device_tasks(devices), device_bytes_in(devices),
+      device_bytes_out(devices), device_bytes_peer(devices), device_evictions(devices) {}
 
 StatsSnapshot Stats::snapshot(double wall_seconds) const {
   StatsSnapshot s;
@@ -81,8 +88,15 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);
   for (const auto &ns : device_busy_ns)
     s.device_busy_seconds.push_back(get(ns) * 1e-9);
-  for (const auto &n : device_tasks)
-    s.device_tasks.push_back(get(n));
+  auto copy = [&](const std::vector<std::atomic<std::uint64_t>> &from, std::vector<std::uint64_t> &to) {
+    for (const auto &value : from)
+      to.push_back(get(value));
+  };
+  copy(device_tasks, s.device_tasks);
+  copy(device_bytes_in, s.device_bytes_in);
+  copy(device_bytes_out, s.device_bytes_out);
+  copy(device_bytes_peer, s.device_bytes_peer);
+  copy(device_evictions, s.device_evictions);
   return s;
 }
 

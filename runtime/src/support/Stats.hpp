@@ -44,6 +44,10 @@ struct StatsSnapshot {
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device
   std::vector<std::uint64_t> device_tasks; // tasks run by each device
+  std::vector<std::uint64_t> device_bytes_in;   // per device: bytes from the host,
+  std::vector<std::uint64_t> device_bytes_out;  // ... to the host,
+  std::vector<std::uint64_t> device_bytes_peer; // ... from other devices,
+  std::vector<std::uint64_t> device_evictions;  // ... and replicas it gave up to make room
 
   // "css-stats: tasks=... renamed=..." (one line, no newline).
   std::string format_line() const;

@@ -54,6 +54,11 @@ struct Stats {
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;
+  // Per device, so that one device's thrashing shows (the totals above hide it).
+  std::vector<std::atomic<std::uint64_t>> device_bytes_in;   // host to this device
+  std::vector<std::atomic<std::uint64_t>> device_bytes_out;  // this device to the host
+  std::vector<std::atomic<std::uint64_t>> device_bytes_peer; // other devices to this one
+  std::vector<std::atomic<std::uint64_t>> device_evictions;  // replicas this device gave up to make room
 
   static void add(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
     counter.fetch_add(value, std::memory_order_relaxed);
@@ -63,18 +68,36 @@ struct Stats {
     while (seen < value && !counter.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
     }
   }
+  // Spaces as the directory numbers them: 0 the host, d + 1 device d.
   void count_transfer(int from_space, int to_space, std::uint64_t bytes) {
-    if (from_space == to_space)
+    if (from_space == to_space) {
       add(bytes_on_device, bytes);
-    else if (from_space == 0)
+    } else if (from_space == 0) {
       add(bytes_h2d, bytes);
-    else if (to_space == 0)
+      add_per_device(device_bytes_in, to_space, bytes);
+    } else if (to_space == 0) {
       add(bytes_d2h, bytes);
-    else
+      add_per_device(device_bytes_out, from_space, bytes);
+    } else {
       add(bytes_p2p, bytes);
+      add_per_device(device_bytes_peer, to_space, bytes);
+    }
+  }
+  void count_eviction(int space, bool dirty) {
+    add(evictions, 1);
+    add(dirty ? evictions_dirty : evictions_clean, 1);
+    add_per_device(device_evictions, space, 1);
   }
 
   StatsSnapshot snapshot(double wall_seconds) const;
+
+private:
+  // A space with no counter of its own (none: every space above the host is
+  // a device of this process) would only go uncounted here.
+  static void add_per_device(std::vector<std::atomic<std::uint64_t>> &counters, int space, std::uint64_t value) {
+    const auto index = static_cast<std::size_t>(space - 1);
+    if (space > 0 && index < counters.size()) add(counters[index], value);
+  }
 };
 
 } // namespace gpuss
