@@ -431,22 +431,26 @@ if [[ $what == multi2 ]]; then
   # Issue 23, second part: the other tiled examples on every GPU of the node against the multi-GPU vendors
   # (cublasXt for GEMM, cusolverMg for the inverse and LU), first runs, double, tile 2048; then out of core on
   # every GPU (n = 131072, 12 GiB a GPU, memory pre-locked) with a trace summary. EX_N (default 49152) and
-  # LU_N (default 32768) size them; EXAMPLES=0 skips them, OOC=0 skips out of core.
+  # LU_N (default 32768) size them; EXAMPLES=0 skips them, OOC=0 skips out of core; OOC_N (default 131072)
+  # and OOC_VARIANTS (label:VAR=value:..., one word per run) shape out of core.
   exn=${EX_N:-49152}; lun=${LU_N:-32768}
   ex() { # label program gpus env... -- options...
     local label=$1 prog=$2 g=$3; shift 3
     local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
     env CSS_NUM_GPUS="$g" CSS_STATS=1 "${envs[@]}" "$build/bin/$prog" "$@" 2>&1 | tee -a "$out/multi2.log" |
       grep -E "^$prog|css-stats|error|FAIL" |
-      grep -oE "^$prog|memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|check=[A-Za-z]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|h2d_per_data=[0-9.]+|evictions[a-z_]*=[0-9]+|.*(error|FAIL).*" |
+      grep -oE "^$prog|memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|check=[A-Za-z]+|bytes_h2d=[0-9]+|bytes_p2p=[0-9]+|h2d_per_data=[0-9.]+|evictions[a-z_]*=[0-9]+|gpu[0-9]+_(busy_s|tasks|bytes_in|bytes_out|bytes_peer|evictions)=[0-9.]+|.*(error|FAIL).*" |
       tr '\n' ' ' | sed "s/^/$label g=$g /"; echo
   }
   if [[ ${EXAMPLES:-1} == 1 ]]; then
   echo "== GEMM n=$exn on $gpus GPUs"
   ex gemm-first-run gemm "$gpus" -- -n "$exn" -t 2048 -p d
   ex gemm-prelocked gemm "$gpus" -- -n "$exn" -t 2048 -p d --prelocked
-  "$build/bin/vendor_gemm" --mode xt -n "$exn" --gpus "$gpus" --reps 1 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
-  "$build/bin/vendor_gemm" --mode xt-pinned -n "$exn" --gpus "$gpus" --reps 1 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
+  # cublasXt's own tile (--block) as bench/gemm/run.sh sets it: 8192 (its default, 1024, is far slower).
+  for mode in xt xt-pinned; do
+    "$build/bin/vendor_gemm" --mode $mode -n "$exn" --gpus "$gpus" --reps 1 --block "${XT_BLOCK:-8192}" 2>&1 |
+      grep -E "^vendor" | tee -a "$out/multi2.log"
+  done
   echo "== SPD inverse n=$exn on $gpus GPUs"
   ex potri-first-run potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag
   ex potri-prelocked potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag --prelocked
@@ -460,10 +464,12 @@ if [[ $what == multi2 ]]; then
   fi
   if [[ ${OOC:-1} == 1 ]]; then
     echo "== out of core: Cholesky n=131072 on $gpus GPUs, CSS_GPU_MEMORY=12G each, --prelocked"
-    for eviction in ${OOC_EVICTIONS:-next-use}; do
-      ex "ooc-$eviction" cholesky "$gpus" CSS_GPU_MEMORY=12G CSS_EVICTION=$eviction CSS_TRACE="$out/trace-ooc.json" -- \
-        -n 131072 -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked
-      python3 "$root/scripts/trace-summary.py" "$out/trace-ooc.json" --gaps 2 --window 1000 2>&1 | tee "$out/trace-ooc-$eviction.txt" | sed -n 1,40p
+    # OOC_VARIANTS: a label and its environment per word, label:VAR=value:VAR=value (the default first).
+    for variant in ${OOC_VARIANTS:-next-use:CSS_EVICTION=next-use}; do
+      IFS=: read -ra parts <<<"$variant"
+      ex "ooc-${parts[0]}" cholesky "$gpus" CSS_GPU_MEMORY=12G "${parts[@]:1}" CSS_TRACE="$out/trace-ooc.json" -- \
+        -n "${OOC_N:-131072}" -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked
+      python3 "$root/scripts/trace-summary.py" "$out/trace-ooc.json" --gaps 2 --window 1000 2>&1 | tee "$out/trace-ooc-${parts[0]}.txt" | sed -n 1,40p
       rm -f "$out/trace-ooc.json"
     done
   fi
