@@ -92,6 +92,9 @@ struct Task {
   // Helper-thread bookkeeping.
   int space = -1;           // memory space of the worker that runs it
   bool staged_unlocked = false; // staged on a device while inputs of it were not page-locked
+  // The work the helper counted for it in its device's queue when it staged
+  // it; the same amount comes off at its completion (Helper::queued_seconds_).
+  double queued_estimate = 0;
   double dispatch_time = 0; // seconds since runtime start
   double start_time = 0;    // set by the worker
   double end_time = 0;      // set by the worker

@@ -192,7 +192,15 @@ void Helper::on_completion(Completion &completion) {
   } else {
     --staged_[space];
     if (task.staged_unlocked) --staged_unlocked_[space];
-    queued_seconds_[space] = std::max(0.0, queued_seconds_[space] - estimate_seconds(task, space));
+    // What was added at staging comes off, not today's estimate. Durations
+    // are learned as tasks finish, and on a GPU a kernel's time depends on
+    // what shares the device with it; subtracting the newer estimate let
+    // each device's queue drift by its own amount (on four H100s, out of
+    // core: 66 to 154 ms left in queues of empty devices), and placement,
+    // which compares the queues, sent most tasks to the device that had
+    // drifted least (36,044 tasks to one GPU, 16,885 to another;
+    // performance.md, 2026-11-28). An empty device has an empty queue.
+    set_queued_seconds(space, staged_[space] == 0 ? 0.0 : queued_seconds_[space] - task.queued_estimate);
   }
   learn_duration(task, space);
   release_uses(task);
@@ -222,6 +230,12 @@ bool Helper::has_room(int space) const {
   // 45.0 staging 12; performance.md). Locked data gives the plain depth.
   unsigned extra = std::min(config_.prefetch_depth, staged_unlocked_[space]);
   return staged_[space] < 1 + config_.prefetch_depth + extra;
+}
+
+void Helper::set_queued_seconds(int space, double seconds) {
+  queued_seconds_[space] = std::max(0.0, seconds);
+  stats_.device_queued_ns[static_cast<std::size_t>(space - 1)].store(
+      static_cast<std::uint64_t>(queued_seconds_[space] * 1e9), std::memory_order_relaxed);
 }
 
 double Helper::estimate_seconds(const Task &task, int space) const {
@@ -327,7 +341,8 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     ++staged_[space];
     task->staged_unlocked = unlocked_inputs;
     if (task->staged_unlocked) ++staged_unlocked_[space];
-    queued_seconds_[space] += estimate_seconds(*task, space);
+    task->queued_estimate = estimate_seconds(*task, space);
+    set_queued_seconds(space, queued_seconds_[space] + task->queued_estimate);
     devices_[space - 1]->submit(
         DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
   }

@@ -105,6 +105,8 @@ private:
   bool eligible(const Task &task, int space) const;
   bool has_room(int space) const;
   double estimate_seconds(const Task &task, int space) const;
+  // Device `space`'s estimated queued work, also published for the stats.
+  void set_queued_seconds(int space, double seconds);
   void learn_duration(const Task &task, int space);
 
   const Config &config_;
@@ -143,7 +145,9 @@ private:
   // their worker locks the memory before copying it (a first run), so they
   // take a place beside the prefetch depth rather than in it (has_room).
   std::vector<unsigned> staged_unlocked_;
-  std::vector<double> queued_seconds_; // per space: estimated work staged there
+  // Per space: the work staged there, as the sum of the estimates its staged
+  // tasks were counted with (Task::queued_estimate).
+  std::vector<double> queued_seconds_;
   // (label, kind of space) -> seconds, smoothed. Labels are the translator's
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;

@@ -50,7 +50,8 @@ std::string StatsSnapshot::format_line() const {
 
 Stats::Stats(std::size_t cpus, std::size_t devices)
     : cpu_busy_ns(cpus), device_busy_ns(devices), device_tasks(devices), device_bytes_in(devices),
-      device_bytes_out(devices), device_bytes_peer(devices), device_evictions(devices) {}
+      device_bytes_out(devices), device_bytes_peer(devices), device_evictions(devices),
+      device_queued_ns(devices) {}
 
 StatsSnapshot Stats::snapshot(double wall_seconds) const {
   StatsSnapshot s;
@@ -97,6 +98,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   copy(device_bytes_out, s.device_bytes_out);
   copy(device_bytes_peer, s.device_bytes_peer);
   copy(device_evictions, s.device_evictions);
+  for (const auto &ns : device_queued_ns)
+    s.device_queued_seconds.push_back(get(ns) * 1e-9);
   return s;
 }
 

@@ -48,6 +48,10 @@ struct StatsSnapshot {
   std::vector<std::uint64_t> device_bytes_out;  // ... to the host,
   std::vector<std::uint64_t> device_bytes_peer; // ... from other devices,
   std::vector<std::uint64_t> device_evictions;  // ... and replicas it gave up to make room
+  // Per device: the work the scheduler counts as staged there (estimated
+  // seconds; placement compares them). 0 once the device has nothing staged,
+  // as after a barrier. Not printed: for tests and tools.
+  std::vector<double> device_queued_seconds;
 
   // "css-stats: tasks=... renamed=..." (one line, no newline).
   std::string format_line() const;

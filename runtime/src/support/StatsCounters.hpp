@@ -59,6 +59,7 @@ struct Stats {
   std::vector<std::atomic<std::uint64_t>> device_bytes_out;  // this device to the host
   std::vector<std::atomic<std::uint64_t>> device_bytes_peer; // other devices to this one
   std::vector<std::atomic<std::uint64_t>> device_evictions;  // replicas this device gave up to make room
+  std::vector<std::atomic<std::uint64_t>> device_queued_ns;  // the helper: work it believes staged there
 
   static void add(std::atomic<std::uint64_t> &counter, std::uint64_t value) {
     counter.fetch_add(value, std::memory_order_relaxed);
