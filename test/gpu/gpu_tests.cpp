@@ -36,6 +36,7 @@ namespace {
 using gpuss::CachePolicy;
 using gpuss::Config;
 using gpuss::Runtime;
+using gpuss::UnlockedCopies;
 
 int gpus_present() {
   int count = 0;
@@ -148,11 +149,14 @@ void submit(Runtime &runtime, css_task_body body, const Args &args, std::vector<
   runtime.submit(desc);
 }
 
-// GPUs, policy, cache size in MiB (0: the default, most of the GPU), and
-// whether memory not locked yet is copied through staging buffers
-// (CSS_STAGING_THREADS=4) or locked as copied (0); never `auto`, which
-// depends on the node.
-using Setting = std::tuple<int, CachePolicy, int, bool>;
+// How memory not locked yet crosses: locked as copied (CSS_STAGING_THREADS=0,
+// CSS_UNLOCKED_COPIES=lock), through staging buffers (CSS_STAGING_THREADS=4),
+// or copied pageable while the pinning service locks it
+// (CSS_UNLOCKED_COPIES=pageable); never `auto`, which depends on the node.
+enum class Crossing { Lock, Staged, Pageable };
+
+// GPUs, policy, cache size in MiB (0: the default, most of the GPU), crossing.
+using Setting = std::tuple<int, CachePolicy, int, Crossing>;
 
 class GpuRuntime : public ::testing::TestWithParam<Setting> {
 protected:
@@ -167,8 +171,10 @@ protected:
     if (int mib = std::get<2>(GetParam())) config.device_memory = std::to_string(mib) + "M";
     config.staging_auto = false;
     config.staging_threads = staged() ? 4 : 0;
+    config.unlocked_copies = pageable() ? UnlockedCopies::Pageable : UnlockedCopies::Lock;
   }
-  bool staged() const { return std::get<3>(GetParam()); }
+  bool staged() const { return std::get<3>(GetParam()) == Crossing::Staged; }
+  bool pageable() const { return std::get<3>(GetParam()) == Crossing::Pageable; }
   Config config;
 };
 
@@ -219,8 +225,12 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
     runtime.finish(); // the staging totals are taken at finish
     auto stats = runtime.stats();
     EXPECT_GT(stats.bytes_h2d, 0u);
-    if (staged()) EXPECT_GT(stats.staged_bytes, 0u) << "the staged setting staged nothing";
-    else EXPECT_EQ(stats.staged_bytes, 0u);
+    if (staged())
+      EXPECT_GT(stats.staged_bytes, 0u) << "the staged setting staged nothing";
+    else
+      EXPECT_EQ(stats.staged_bytes, 0u);
+    EXPECT_EQ(stats.unlocked_copies, pageable() ? "pageable" : "lock");
+    if (pageable()) EXPECT_EQ(stats.pin_threads, 2u) << "pageable copies start the pinning service";
     RecordProperty("bytes_moved", std::to_string(stats.bytes_h2d + stats.bytes_d2h + stats.bytes_p2p));
   }
   for (std::size_t b = 0; b < blocks; ++b) {
@@ -353,21 +363,33 @@ TEST(GpuGuard, DISABLED_KernelWritingPastItsReplica) {
 }
 
 std::string setting_name(const ::testing::TestParamInfo<Setting> &info) {
+  const Crossing crossing = std::get<3>(info.param);
   return std::to_string(std::get<0>(info.param)) + "gpu_" + gpuss::to_string(std::get<1>(info.param)) + "_" +
-         (std::get<2>(info.param) == 0 ? "large" : "small") + (std::get<3>(info.param) ? "_staged" : "");
+         (std::get<2>(info.param) == 0 ? "large" : "small") +
+         (crossing == Crossing::Staged     ? "_staged"
+          : crossing == Crossing::Pageable ? "_pageable"
+                                           : "");
 }
 INSTANTIATE_TEST_SUITE_P(GpusPoliciesCaches, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2, 4),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteThrough,
                                                               CachePolicy::WriteBack),
-                                            ::testing::Values(0, 24), ::testing::Values(false)),
+                                            ::testing::Values(0, 24), ::testing::Values(Crossing::Lock)),
                          setting_name);
 // The same through staging buffers (issue 19): copies in filled ahead of
 // their command, copies out drained after it, strided halo columns included.
 INSTANTIATE_TEST_SUITE_P(Staged, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteBack),
-                                            ::testing::Values(0, 24), ::testing::Values(true)),
+                                            ::testing::Values(0, 24), ::testing::Values(Crossing::Staged)),
+                         setting_name);
+// The same copied pageable while the pinning service locks behind the copies
+// (CSS_UNLOCKED_COPIES=pageable, the default with several GPUs): copies of
+// ranges half locked, locks made under copies in flight.
+INSTANTIATE_TEST_SUITE_P(Pageable, GpuRuntime,
+                         ::testing::Combine(::testing::Values(1, 2, 4),
+                                            ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteBack),
+                                            ::testing::Values(0, 24), ::testing::Values(Crossing::Pageable)),
                          setting_name);
 
 // A chain of tasks on one block, dealt to the devices in turn (round-robin):

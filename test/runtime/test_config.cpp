@@ -179,6 +179,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_CHECK_REGIONS", "2"}, std::pair{"CSS_CHECK_REGIONS", "strict"},
                       std::pair{"CSS_PIN_THREADS", "-1"}, std::pair{"CSS_PIN_THREADS", "many"},
                       std::pair{"CSS_STAGING_THREADS", "65"}, std::pair{"CSS_STAGING_THREADS", "all"},
+                      std::pair{"CSS_UNLOCKED_COPIES", "stage"}, std::pair{"CSS_UNLOCKED_COPIES", "1"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
@@ -187,6 +188,27 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_MPI_NET", "latency=fast"}, std::pair{"CSS_MPI_NET", "bandwidth=0"},
                       std::pair{"CSS_MPI_NET", "hops=3"}),
     malformed_name);
+
+// CSS_UNLOCKED_COPIES, and whether CSS_PIN_THREADS was given (pageable
+// copies start the pinning service unless it was).
+TEST(FromEnvironment, UnlockedCopies) {
+  {
+    ScopedEnvironment env({});
+    const Config config = Config::from_environment();
+    EXPECT_EQ(config.unlocked_copies, UnlockedCopies::Auto);
+    EXPECT_FALSE(config.pin_threads_set);
+  }
+  for (auto [text, mode] : {std::pair{"auto", UnlockedCopies::Auto}, std::pair{"lock", UnlockedCopies::Lock},
+                            std::pair{"pageable", UnlockedCopies::Pageable}}) {
+    ScopedEnvironment env({{std::string("CSS_UNLOCKED_COPIES"), std::string(text)}});
+    EXPECT_EQ(Config::from_environment().unlocked_copies, mode) << text;
+    EXPECT_STREQ(to_string(mode), text);
+  }
+  ScopedEnvironment env({{std::string("CSS_PIN_THREADS"), std::string("0")}});
+  const Config config = Config::from_environment();
+  EXPECT_TRUE(config.pin_threads_set);
+  EXPECT_EQ(config.pin_threads, 0u);
+}
 
 // CSS_MPI_NET (runtime/mpi/NetworkModel.hpp): read, and not called unknown.
 TEST(FromEnvironment, MpiNetworkModel) {

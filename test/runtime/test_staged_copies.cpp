@@ -133,6 +133,18 @@ TEST(AutoStaging, OnlyOneGpuOnANodeThatLocksSlowly) {
   EXPECT_EQ(auto_staging_threads(0, 5e9, 16), 0u);
 }
 
+// CSS_UNLOCKED_COPIES=auto: pageable copies where two or more GPUs copy
+// (four workers locking at once add up to less than their pageable copies),
+// locking with one GPU or none (performance.md, 2026-11-28).
+TEST(UnlockedCopiesChoice, PageableFromTwoGpus) {
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Auto, 0), UnlockedCopies::Lock);
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Auto, 1), UnlockedCopies::Lock);
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Auto, 2), UnlockedCopies::Pageable);
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Auto, 4), UnlockedCopies::Pageable);
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Lock, 4), UnlockedCopies::Lock) << "asked for";
+  EXPECT_EQ(choose_unlocked_copies(UnlockedCopies::Pageable, 1), UnlockedCopies::Pageable) << "asked for";
+}
+
 // The probe times one lock of fresh written memory, and leaves nothing
 // locked or counted.
 class SlowLocker final : public PageLocker {

@@ -98,6 +98,29 @@ std::unique_ptr<PageLocks> make_page_locks(const Config &config) {
   return locker ? std::make_unique<PageLocks>(std::move(locker)) : nullptr;
 }
 
+// The GPUs this process will copy to: those it sees, dealt among the ranks
+// of its node (GpuSharing.hpp), at most CSS_NUM_GPUS; none where simulated
+// devices replace them or nothing is page-locked.
+int gpus_in_use(const Config &config) {
+  if (config.pin_host == HostPinning::Off || config.sim_devices > 0 || config.num_gpus == 0) return 0;
+  const int present = cuda_device_count();
+  if (present == 0) return 0;
+  int gpus = static_cast<int>(share_gpus(present, node_ranks_from_environment()).ordinals.size());
+  return config.num_gpus >= 0 ? std::min(gpus, config.num_gpus) : gpus;
+}
+
+// The configuration as this process runs it: CSS_UNLOCKED_COPIES=auto
+// decided (StagedCopies.hpp, choose_unlocked_copies), and pageable copies
+// given the pinning service's two threads unless CSS_PIN_THREADS says
+// otherwise, so that what is copied pageable once is locked for later.
+Config resolve(const Config &asked) {
+  Config config = asked;
+  const int gpus = config.unlocked_copies == UnlockedCopies::Auto ? gpus_in_use(config) : 0;
+  config.unlocked_copies = choose_unlocked_copies(config.unlocked_copies, gpus);
+  if (config.unlocked_copies == UnlockedCopies::Pageable && !config.pin_threads_set) config.pin_threads = 2;
+  return config;
+}
+
 // The copy threads of CSS_STAGING_THREADS (StagedCopies.hpp,
 // auto_staging_threads), null for none: with
 // `auto` the node's page-lock rate is measured only where the choice
@@ -142,18 +165,19 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
     return devices;
   }
   return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads,
-                           config.gpu_streams, node_ranks_from_environment());
+                           config.unlocked_copies == UnlockedCopies::Pageable, config.gpu_streams,
+                           node_ranks_from_environment());
 }
 
 } // namespace
 
 RuntimeImpl::RuntimeImpl(const Config &c)
-    : config(c), page_locks_(make_page_locks(c)),
-      pin_service_(page_locks_ && c.pin_threads > 0
-                       ? std::make_unique<PinService>(*page_locks_, c.pin_threads)
+    : config(resolve(c)), page_locks_(make_page_locks(config)),
+      pin_service_(page_locks_ && config.pin_threads > 0
+                       ? std::make_unique<PinService>(*page_locks_, config.pin_threads)
                        : nullptr),
-      copy_threads_(make_copy_threads(c, page_locks_.get(), probed_lock_rate_)),
-      devices_(make_devices(c, page_locks_.get(), copy_threads_.get())),
+      copy_threads_(make_copy_threads(config, page_locks_.get(), probed_lock_rate_)),
+      devices_(make_devices(config, page_locks_.get(), copy_threads_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
       objects_(static_cast<int>(devices_.size()) + 1, rename_budget_, queues_.retired, queues_.signal),
@@ -193,6 +217,8 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
   stats_->staging_threads = copy_threads_ ? copy_threads_->threads() : 0;
+  stats_->pin_threads = pin_service_ ? config.pin_threads : 0;
+  stats_->unlocked_copies = page_locks_ ? to_string(config.unlocked_copies) : "lock";
   stats_->probed_lock_rate = probed_lock_rate_;
   stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier

@@ -166,12 +166,13 @@ public:
   // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
   // partition is the whole GPU.
   CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions, PageLocks *page_locks,
-             CopyThreads *copy_threads, unsigned compute_streams)
+             CopyThreads *copy_threads, bool copy_unlocked_pageable, unsigned compute_streams)
       : Device(space), ordinal_(gpu.ordinal),
         name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
               " (" + gpu.name + ")"),
         memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
-        copy_threads_(page_locks ? copy_threads : nullptr), lane_count_(std::max(1u, compute_streams)) {}
+        copy_threads_(page_locks ? copy_threads : nullptr), copy_unlocked_pageable_(copy_unlocked_pageable),
+        lane_count_(std::max(1u, compute_streams)) {}
   ~CudaDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }
@@ -425,9 +426,12 @@ private:
     if (transfer.to_space == 0 && transfer.from_space != 0 && flight && stages(destination, shape) &&
         stage_out(source, destination, shape, stream, activity, *flight))
       return;
-    if (page_locks_) {
-      // Locked ahead by the pinning service, mostly; what is not yet locked
-      // is locked now, or waited for where the service has started on it.
+    // Locked ahead by the pinning service, mostly; what is not yet locked
+    // is locked now, or waited for where the service has started on it,
+    // unless it is copied pageable (CSS_UNLOCKED_COPIES=pageable). Strided
+    // regions are locked even then: their unlocked rows would be copied one
+    // pageable call each.
+    if (page_locks_ && !(copy_unlocked_pageable_ && shape.is_contiguous())) {
       if (transfer.from_space == 0) page_locks_->ensure_now(source, shape.span());
       if (transfer.to_space == 0) page_locks_->ensure_now(destination, shape.span());
     }
@@ -684,9 +688,10 @@ private:
 
   int ordinal_;
   std::string name_;
-  std::size_t memory_;    // this partition's share of the GPU's usable memory
-  PageLocks *page_locks_; // null: host copies run pageable (CSS_PIN_HOST=0)
-  CopyThreads *copy_threads_; // null: unlocked memory is locked as it is copied (CSS_STAGING_THREADS=0)
+  std::size_t memory_;          // this partition's share of the GPU's usable memory
+  PageLocks *page_locks_;       // null: host copies run pageable (CSS_PIN_HOST=0)
+  CopyThreads *copy_threads_;   // null: unlocked memory is locked as it is copied (CSS_STAGING_THREADS=0)
+  bool copy_unlocked_pageable_; // contiguous memory not locked yet is copied as it is (CSS_UNLOCKED_COPIES)
   std::unique_ptr<StagingBuffers> staging_; // worker thread only, made at the first staged copy
   mutable std::mutex peer_mutex_;
   std::set<int> peers_; // spaces this device reads directly
@@ -726,7 +731,8 @@ std::unique_ptr<PageLocker> make_cuda_page_locker() {
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
                                                        PageLocks *page_locks, CopyThreads *copy_threads,
-                                                       unsigned compute_streams, NodeRanks node) {
+                                                       bool copy_unlocked_pageable, unsigned compute_streams,
+                                                       NodeRanks node) {
   GpuShare share = share_gpus(cuda_device_count(), node);
   std::vector<int> &ordinals = share.ordinals;
   if (max_gpus >= 0 && static_cast<int>(ordinals.size()) > max_gpus) ordinals.resize(max_gpus);
@@ -741,9 +747,8 @@ std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_
     gpu.usable_bytes /= share.sharers;
     for (unsigned partition = 0; partition < partitions; ++partition) {
       int space = first_space + static_cast<int>(devices.size());
-      auto device =
-          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, copy_threads,
-                                       compute_streams);
+      auto device = std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, copy_threads,
+                                                 copy_unlocked_pageable, compute_streams);
       partitions_of[i].push_back(device.get());
       devices.push_back(std::move(device));
     }

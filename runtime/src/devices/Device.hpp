@@ -114,10 +114,13 @@ struct NodeRanks;
 // each device running tasks on `compute_streams` streams. Their copies of
 // host memory go through `page_locks` (null: pageable copies), which must
 // outlive them; what is not locked yet they copy through staging buffers
-// filled by `copy_threads` (null: they lock it first; StagedCopies.hpp).
+// filled by `copy_threads` (null: they lock it first; StagedCopies.hpp), or,
+// with `copy_unlocked_pageable`, as it is (contiguous pieces; strided regions
+// are locked first).
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
                                                        PageLocks *page_locks, CopyThreads *copy_threads,
-                                                       unsigned compute_streams, NodeRanks node);
+                                                       bool copy_unlocked_pageable, unsigned compute_streams,
+                                                       NodeRanks node);
 int cuda_device_count();
 // Locks pages with cudaHostRegister (null without CUDA support).
 std::unique_ptr<PageLocker> make_cuda_page_locker();

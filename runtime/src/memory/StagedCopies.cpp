@@ -28,6 +28,11 @@ unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_thre
   return std::clamp(hardware_threads / 2, 1u, 16u);
 }
 
+UnlockedCopies choose_unlocked_copies(UnlockedCopies asked, int gpus) {
+  if (asked != UnlockedCopies::Auto) return asked;
+  return gpus >= 2 ? UnlockedCopies::Pageable : UnlockedCopies::Lock;
+}
+
 CopyThreads::CopyThreads(unsigned threads) {
   for (unsigned i = 0; i < threads; ++i)
     threads_.emplace_back([this] { run(); });

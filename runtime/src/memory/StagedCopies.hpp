@@ -21,6 +21,7 @@
 
 #include "devices/FaultReports.hpp"
 #include "graph/Region.hpp"
+#include "support/Config.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -58,6 +59,17 @@ std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffe
 // nothing (25.7-31.1 against 29.8-40.4). So: half the hardware threads, at
 // most 16, for one GPU below 10 GB/s; otherwise none.
 unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_threads);
+
+// CSS_UNLOCKED_COPIES: what `asked` means for `gpus` GPUs (never Auto).
+// Several GPUs copy memory not locked yet faster as it is than by locking it
+// first: on a 4xH100 node of 2026-11-28 (performance.md), a first-run
+// Cholesky at n = 65536 reached 52.8-65.9 TFLOP/s with pageable copies
+// (54.3-63.6 with the pinning service locking behind them) against 38.4-46.8
+// with each GPU worker locking what it copies: cudaHostRegister from four
+// workers at once adds up to under 10 GB/s, and four pageable streams to
+// some 15. One GPU copies pageable memory at 7 GB/s, slower than it locks
+// (17.0-17.4 against 26.2-28.3 on that node): Lock.
+UnlockedCopies choose_unlocked_copies(UnlockedCopies asked, int gpus);
 
 class CopyThreads {
 public:

@@ -324,8 +324,11 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   // task whose inputs are not locked yet gives its turn to later ones whose
   // are, unless the device is about to run dry. Its worker would lock them
   // itself, holding up every command staged behind it (PinService.hpp).
+  // Where unlocked memory is copied pageable, nothing waits for the locks.
   const bool unlocked_inputs = space != 0 && chosen.unlocked_bytes > 0;
-  if (unlocked_inputs && config_.pin_threads > 0 && !starving(space)) return Placement::Deferred;
+  if (unlocked_inputs && config_.pin_threads > 0 && config_.unlocked_copies != UnlockedCopies::Pageable &&
+      !starving(space))
+    return Placement::Deferred;
 
   TaskPlan plan;
   const PlanOutcome outcome = directory_.plan(*task, space, plan);

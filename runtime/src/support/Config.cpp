@@ -35,6 +35,18 @@ const char *to_string(Eviction eviction) {
   return "?";
 }
 
+const char *to_string(UnlockedCopies copies) {
+  switch (copies) {
+  case UnlockedCopies::Auto:
+    return "auto";
+  case UnlockedCopies::Lock:
+    return "lock";
+  case UnlockedCopies::Pageable:
+    return "pageable";
+  }
+  return "?";
+}
+
 const char *to_string(HostPinning pinning) {
   switch (pinning) {
   case HostPinning::Off:
@@ -96,7 +108,7 @@ constexpr const char *known_variables[] = {
     "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
     "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
     "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS", "CSS_DEVICE_EXTENTS",
-    "CSS_DEVICE_ALIASES",
+    "CSS_DEVICE_ALIASES",   "CSS_UNLOCKED_COPIES",
 };
 
 const char *variable(const char *name) {
@@ -237,7 +249,23 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
-  if (const char *v = variable("CSS_PIN_THREADS")) config.pin_threads = parse_count("CSS_PIN_THREADS", v, 0, 16);
+  if (const char *v = variable("CSS_PIN_THREADS")) {
+    config.pin_threads = parse_count("CSS_PIN_THREADS", v, 0, 16);
+    config.pin_threads_set = true;
+  }
+  if (const char *v = variable("CSS_UNLOCKED_COPIES")) {
+    const std::string value(v);
+    if (value == "auto")
+      config.unlocked_copies = UnlockedCopies::Auto;
+    else if (value == "lock")
+      config.unlocked_copies = UnlockedCopies::Lock;
+    else if (value == "pageable")
+      config.unlocked_copies = UnlockedCopies::Pageable;
+    else
+      fatal("CSS_UNLOCKED_COPIES='" + value +
+            "' is not auto, lock (lock host memory before its first copy) or pageable (copy it as it is "
+            "while it is locked in the background)");
+  }
   if (const char *v = variable("CSS_STAGING_THREADS")) {
     config.staging_auto = std::string(v) == "auto";
     if (!config.staging_auto) config.staging_threads = parse_count("CSS_STAGING_THREADS", v, 0, 64);

@@ -30,6 +30,16 @@ enum class HostPinning {
 
 const char *to_string(HostPinning pinning);
 
+// How a GPU copies host memory that is not page-locked yet (CSS_UNLOCKED_COPIES).
+enum class UnlockedCopies {
+  Auto,    // auto: Pageable with two or more GPUs, Lock with one (Runtime.cpp, resolve_unlocked_copies)
+  Lock,    // lock: the GPU worker locks it first (or a staging thread copies it: CSS_STAGING_THREADS)
+  Pageable // pageable: copied as it is, never waiting for a lock, while the pinning service
+           //   (CSS_PIN_THREADS, 2 unless set) locks it in the background for later copies
+};
+
+const char *to_string(UnlockedCopies copies);
+
 // Which replica a full device cache gives up (CSS_EVICTION; Directory::make_room).
 enum class Eviction {
   Lru,    // lru: the least recently used unpinned replica
@@ -74,6 +84,8 @@ struct Config {
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
   unsigned pin_threads = 0; // CSS_PIN_THREADS: threads that page-lock ahead of need (0: workers lock as they copy)
+  bool pin_threads_set = false; // CSS_PIN_THREADS was given (else UnlockedCopies::Pageable starts 2)
+  UnlockedCopies unlocked_copies = UnlockedCopies::Auto; // CSS_UNLOCKED_COPIES: auto | lock | pageable
   unsigned staging_threads = 0; // CSS_STAGING_THREADS=N: threads that copy memory not locked yet through
                                 // page-locked staging buffers (0: GPU workers lock it before copying)
   bool staging_auto = true;     // CSS_STAGING_THREADS=auto (default): the runtime decides at start-up

@@ -30,7 +30,8 @@ std::string StatsSnapshot::format_line() const {
   };
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.1f", probed_lock_rate * 1e-9);
-  line << " pin_s=" << seconds(pin_seconds) << " staging_threads=" << staging_threads
+  line << " pin_s=" << seconds(pin_seconds) << " pin_threads=" << pin_threads
+       << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
        << " probed_lock_GBs=" << rate << " staged_bytes=" << staged_bytes
        << " stage_s=" << seconds(stage_seconds) << " device_peak_bytes=" << device_peak_bytes
        << " bytes_on_device=" << bytes_on_device;
@@ -82,6 +83,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.pin_seconds = pin_seconds;
   s.staged_bytes = staged_bytes;
   s.staging_threads = staging_threads;
+  s.unlocked_copies = unlocked_copies;
+  s.pin_threads = pin_threads;
   s.probed_lock_rate = probed_lock_rate;
   s.stage_seconds = stage_seconds;
   s.wall_seconds = wall_seconds;

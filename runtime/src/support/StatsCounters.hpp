@@ -49,8 +49,10 @@ struct Stats {
   double pin_seconds = 0;
   std::uint64_t staged_bytes = 0;
   double stage_seconds = 0;
-  unsigned staging_threads = 0; // set once at start-up (CSS_STAGING_THREADS, or what auto chose)
-  double probed_lock_rate = 0;  // bytes/s, measured at start-up by auto (0: not measured)
+  unsigned staging_threads = 0;         // set once at start-up (CSS_STAGING_THREADS, or what auto chose)
+  std::string unlocked_copies = "lock"; // set once at start-up (CSS_UNLOCKED_COPIES, or what auto chose)
+  unsigned pin_threads = 0;             // set once at start-up: the pinning service's threads
+  double probed_lock_rate = 0;          // bytes/s, measured at start-up by auto (0: not measured)
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;
