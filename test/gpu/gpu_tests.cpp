@@ -384,8 +384,10 @@ INSTANTIATE_TEST_SUITE_P(Staged, GpuRuntime,
                                             ::testing::Values(0, 24), ::testing::Values(Crossing::Staged)),
                          setting_name);
 // The same copied pageable while the pinning service locks behind the copies
-// (CSS_UNLOCKED_COPIES=pageable, the default with several GPUs): copies of
-// ranges half locked, locks made under copies in flight.
+// (CSS_UNLOCKED_COPIES=pageable; what `auto` picks with several GPUs): copies
+// of ranges half locked, and blocks sharing pages with blocks being locked
+// (these vectors are not page-aligned), which failed the first version on
+// two H100s (cudaErrorInvalidValue, 2026-11-28).
 INSTANTIATE_TEST_SUITE_P(Pageable, GpuRuntime,
                          ::testing::Combine(::testing::Values(1, 2, 4),
                                             ::testing::Values(CachePolicy::NoCache, CachePolicy::WriteBack),

@@ -323,6 +323,63 @@ TEST_F(PinServiceTest, AWorkerLocksWhatTheServiceHasNotReachedItself) {
   }
 }
 
+// CSS_UNLOCKED_COPIES=pageable: a worker copies what is not locked as it
+// is, while the service locks behind it. CUDA refuses a copy whose host range
+// is partly registered (cudaErrorInvalidValue on two H100s, 2026-11-28: the
+// service locked a neighbour's block, which shared a page with the block
+// being copied). So the pages of a pageable copy are not locked until its
+// calls return, and a pageable copy waits for a lock under way over its pages.
+TEST_F(PinServiceTest, NoLockStartsOverTheUnlockedPiecesOfAPageableCopy) {
+  gate->store(true);
+  locks.ensure(page_at(0), page); // page 0 locked: the copy's first piece goes through it
+  log->locks.clear();
+  PageLocks::Leases leases;
+  PageLocks::PageableClaim claim;
+  // Bytes from the middle of page 0 to the middle of page 3.
+  auto pieces = locks.pieces_pageable(page_at(0) + page / 2, 3 * page, leases, claim);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].length, page / 2) << "the locked part of page 0";
+  EXPECT_EQ(pieces[1].length, 2 * page + page / 2) << "pages 1 to the middle of 3, pageable";
+  EXPECT_EQ(leases.size(), 1u);
+  ASSERT_EQ(claim.pages.size(), 1u);
+  EXPECT_EQ(claim.pages[0], std::make_pair(at(page_at(1)), at(page_at(4)))) << "whole pages, 1..3";
+
+  PinService service(locks, 2); // one thread waits for the copy, the other goes on
+  service.want(page_at(3), page, 1); // a neighbour sharing page 3
+  service.want(page_at(8), page, 2); // elsewhere
+  wait_for_locks(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(lock_order(), std::vector{at(page_at(8))}) << "page 3 was locked under a pageable copy of it";
+  locks.end_pageable(claim);
+  EXPECT_TRUE(claim.pages.empty());
+  wait_for_locks(2);
+  EXPECT_EQ(lock_order(), (std::vector{at(page_at(8)), at(page_at(3))}));
+  locks.release(leases);
+}
+
+TEST_F(PinServiceTest, APageableCopyWaitsForALockUnderWayOverItsPages) {
+  PinService service(locks, 1);
+  service.want(page_at(2), 2 * page, 1);
+  wait_until_locking(page_at(2)); // at the gate, pages 2..3 being locked
+  std::atomic<bool> copying{false};
+  PageLocks::Leases leases;
+  PageLocks::PageableClaim claim;
+  std::vector<PageLocks::Piece> pieces;
+  std::thread worker([&] {
+    pieces = locks.pieces_pageable(page_at(3), page, leases, claim);
+    copying = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(copying) << "a pageable copy started over pages being locked";
+  gate->store(true);
+  worker.join();
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(leases.size(), 1u) << "once the lock is made, the copy goes through it";
+  EXPECT_TRUE(claim.pages.empty());
+  locks.end_pageable(claim);
+  locks.release(leases);
+}
+
 TEST_F(PinServiceTest, CancelDropsWhatIsQueuedAndWaitsForWhatHasStarted) {
   PinService service(locks, 1);
   service.want(page_at(0), page, 1);

@@ -431,16 +431,16 @@ private:
     // unless it is copied pageable (CSS_UNLOCKED_COPIES=pageable). Strided
     // regions are locked even then: their unlocked rows would be copied one
     // pageable call each.
-    if (page_locks_ && !(copy_unlocked_pageable_ && shape.is_contiguous())) {
-      if (transfer.from_space == 0) page_locks_->ensure_now(source, shape.span());
-      if (transfer.to_space == 0) page_locks_->ensure_now(destination, shape.span());
-    }
+    std::byte *host = transfer.from_space == 0 ? source : transfer.to_space == 0 ? destination : nullptr;
+    const bool pageable = host && page_locks_ && copy_unlocked_pageable_ && shape.is_contiguous();
+    if (host && page_locks_ && !pageable) page_locks_->ensure_now(host, shape.span());
     // Unified addressing: cudaMemcpyDefault works out host, device or peer;
     // between two partitions of one GPU it is a device-to-device copy.
     cudaError_t status = cudaSuccess;
-    std::byte *host = transfer.from_space == 0 ? source : transfer.to_space == 0 ? destination : nullptr;
-    auto pieces = host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
-                                      : std::vector<PageLocks::Piece>{{0, shape.span()}};
+    PageLocks::PageableClaim claim; // the unlocked pieces, kept from locking until the calls return
+    auto pieces = pageable                ? page_locks_->pieces_pageable(host, shape.span(), leases, claim)
+                  : host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
+                                        : std::vector<PageLocks::Piece>{{0, shape.span()}};
     if (shape.is_contiguous() || pieces.size() == 1) {
       if (!shape.is_contiguous())
         status = cudaMemcpy2DAsync(destination, shape.stride, source, shape.stride, shape.row_bytes,
@@ -456,6 +456,24 @@ private:
           if (status == cudaSuccess)
             status = cudaMemcpyAsync(destination + row_offset + piece, source + row_offset + piece, length,
                                      cudaMemcpyDefault, stream);
+      }
+    }
+    // Pageable copies have read (to a device) or written (from one) the
+    // host memory by the time their calls return: those pages may be locked.
+    if (pageable) {
+      page_locks_->end_pageable(claim);
+      // CUDA refuses a host range that is partly registered. The claim keeps
+      // our own locks off the pages being copied; memory registered by
+      // someone else can still be that (the program's own cudaHostRegister
+      // next to a block). Then the range is locked as a whole, and copied
+      // again through the lock: the same bytes to the same place.
+      if (status == cudaErrorInvalidValue) {
+        (void)cudaGetLastError();
+        page_locks_->ensure_now(host, shape.span());
+        status = cudaSuccess;
+        for (auto [at, length] : page_locks_->pieces(host, shape.span(), leases))
+          if (status == cudaSuccess)
+            status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
       }
     }
     if (status != cudaSuccess) {

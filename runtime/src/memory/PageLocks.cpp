@@ -93,8 +93,10 @@ void PageLocks::ensure(const void *address, std::size_t bytes) {
   release_hooks::watch(first, first + bytes);
   std::vector<std::pair<std::uintptr_t, std::uintptr_t>> claimed;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock held(mutex_);
     add_merged(named_, first, first + bytes);
+    // Pages a pageable copy is using are locked once it is done with them.
+    released_.wait(held, [&] { return !copying_pageable(lo, hi); });
     for (std::uintptr_t at = lo; at < hi;) {
       // The first range locked, being locked or closing that ends after `at`.
       std::pair<std::uintptr_t, std::uintptr_t> covered{UINTPTR_MAX, UINTPTR_MAX};
@@ -143,10 +145,17 @@ void PageLocks::ensure_now(const void *address, std::size_t bytes) {
   if (bytes == 0) return;
   auto [lo, hi] = pages(address, bytes);
   std::unique_lock held(mutex_);
-  released_.wait(held, [&] {
-    auto it = first_ending_after(pending_, lo);
-    return it == pending_.end() || it->first >= hi;
-  });
+  released_.wait(held, [&] { return !being_locked(lo, hi); });
+}
+
+bool PageLocks::being_locked(std::uintptr_t lo, std::uintptr_t hi) const {
+  auto it = first_ending_after(pending_, lo);
+  return it != pending_.end() && it->first < hi;
+}
+
+bool PageLocks::copying_pageable(std::uintptr_t lo, std::uintptr_t hi) const {
+  return std::any_of(pageable_.begin(), pageable_.end(),
+                     [&](const auto &range) { return range.first < hi && range.second > lo; });
 }
 
 bool PageLocks::locked(const void *address, std::size_t bytes) const {
@@ -288,6 +297,48 @@ std::vector<PageLocks::Piece> PageLocks::pieces(const void *address, std::size_t
     at = end;
   }
   return result;
+}
+
+std::vector<PageLocks::Piece> PageLocks::pieces_pageable(const void *address, std::size_t bytes, Leases &leases,
+                                                          PageableClaim &claim) {
+  Exempt exempt;
+  std::vector<Piece> result;
+  if (bytes == 0) return result;
+  const auto [lo, hi] = pages(address, bytes);
+  // Held from the wait to the claim: no lock can start over these pages in
+  // between, and none starts after it until end_pageable (ensure waits).
+  std::unique_lock held(mutex_);
+  released_.wait(held, [&] { return !being_locked(lo, hi); });
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(address), last = first + bytes;
+  for (std::uintptr_t at = first; at < last;) {
+    auto it = first_ending_after(locks_, at);
+    std::uintptr_t end;
+    if (it != locks_.end() && it->first <= at) {
+      end = std::min(last, it->second.end);
+      ++it->second.leases;
+      leases.push_back(it->first);
+    } else {
+      end = it == locks_.end() ? last : std::min(last, it->first);
+      const auto [piece_lo, piece_hi] = pages(reinterpret_cast<const void *>(at), end - at);
+      claim.pages.emplace_back(piece_lo, piece_hi);
+      pageable_.emplace_back(piece_lo, piece_hi);
+    }
+    result.push_back(Piece{at - first, end - at});
+    at = end;
+  }
+  return result;
+}
+
+void PageLocks::end_pageable(PageableClaim &claim) {
+  Exempt exempt;
+  if (claim.pages.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto &range : claim.pages)
+      pageable_.erase(std::find(pageable_.begin(), pageable_.end(), range));
+  }
+  claim.pages.clear();
+  released_.notify_all(); // ensure() waits for pageable copies over the pages it would lock
 }
 
 void PageLocks::release(Leases &leases) {

@@ -84,6 +84,22 @@ public:
   std::vector<Piece> pieces(const void *address, std::size_t bytes, Leases &leases);
   void release(Leases &leases);
 
+  // A device worker about to copy [address, address + bytes) without
+  // waiting for it to be locked (CSS_UNLOCKED_COPIES=pageable): pieces() as
+  // above, taken once no lock is being made over its pages, and its unlocked
+  // pieces are kept from being locked until end_pageable(claim). CUDA
+  // refuses a copy whose host range is partly registered: a lock the pinning
+  // service made over a neighbour's pages while a pageable copy was being
+  // issued failed it (cudaErrorInvalidValue, two H100s, 2026-11-28). A
+  // pageable copy returns only once it no longer touches host memory, so the
+  // claim ends right after its calls.
+  struct PageableClaim {
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> pages; // [lo, hi) of each unlocked piece
+  };
+  std::vector<Piece> pieces_pageable(const void *address, std::size_t bytes, Leases &leases,
+                                     PageableClaim &claim);
+  void end_pageable(PageableClaim &claim);
+
   // Whether every page of [address, address + bytes) is locked now.
   bool locked(const void *address, std::size_t bytes) const;
 
@@ -134,6 +150,12 @@ private:
     unsigned copies = 0;
   };
   std::map<std::uintptr_t, Staged> staged_; // by first byte: staged copies of unlocked ranges
+  // Pages pageable copies are reading or writing now (pieces_pageable), one
+  // entry per claim, so ranges may repeat and overlap: no lock starts over
+  // them. Few at a time (one copy per device worker).
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> pageable_;
+  bool copying_pageable(std::uintptr_t lo, std::uintptr_t hi) const; // under mutex_
+  bool being_locked(std::uintptr_t lo, std::uintptr_t hi) const;     // under mutex_
   Totals totals_;                    // guarded by mutex_
 };
 

@@ -85,7 +85,10 @@ struct Config {
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0
   unsigned pin_threads = 0; // CSS_PIN_THREADS: threads that page-lock ahead of need (0: workers lock as they copy)
   bool pin_threads_set = false; // CSS_PIN_THREADS was given (else UnlockedCopies::Pageable starts 2)
-  UnlockedCopies unlocked_copies = UnlockedCopies::Auto; // CSS_UNLOCKED_COPIES: auto | lock | pageable
+  // CSS_UNLOCKED_COPIES: auto | lock | pageable. Lock by default until the
+  // pageable path, as fixed after its first multi-GPU run, has run on GPUs
+  // again (performance.md, 2026-11-28); auto is what the default will be.
+  UnlockedCopies unlocked_copies = UnlockedCopies::Lock;
   unsigned staging_threads = 0; // CSS_STAGING_THREADS=N: threads that copy memory not locked yet through
                                 // page-locked staging buffers (0: GPU workers lock it before copying)
   bool staging_auto = true;     // CSS_STAGING_THREADS=auto (default): the runtime decides at start-up
