@@ -155,6 +155,64 @@ TEST_F(PageLocksTest, CopiesAreSplitAtLockBoundariesAndLeaseTheLocks) {
   EXPECT_TRUE(leases.empty());
 }
 
+// A strided region whose span crosses locks: runs of rows inside one lock (or
+// unlocked) make one 2-D piece each, and only a row across a boundary is
+// cut. Row by row, a 2048-row tile took 2048 copies (performance.md).
+TEST_F(PageLocksTest, StridedRowsAreCopiedInRunsPerLock) {
+  const std::size_t row_bytes = 100, stride = 1000, rows = 40; // rows at 0, 1000, ..., 39000
+  locks->ensure(memory.base, 3 * page);            // lock 1: pages 0..2
+  locks->ensure(memory.base + 3 * page, 4 * page); // lock 2: pages 3..6; pages 7.. unlocked
+  ASSERT_EQ(log->locks_made(), 2u);
+  PageLocks::Leases leases;
+  auto pieces = locks->row_pieces(memory.base, row_bytes, rows, stride, leases);
+  // Every byte of every row once, in order, each piece inside one lock or unlocked.
+  std::vector<std::pair<std::size_t, std::size_t>> covered; // (offset, length) of each row's part
+  for (const auto &piece : pieces) {
+    ASSERT_GE(piece.rows, 1u);
+    for (std::size_t r = 0; r < piece.rows; ++r)
+      covered.emplace_back(piece.offset + r * stride, piece.length);
+    // Lock 1 is [0, 3 pages), lock 2 [3, 7), then unlocked: a piece lies in one.
+    const std::size_t first = piece.offset, last = piece.offset + (piece.rows - 1) * stride + piece.length;
+    auto zone = [](std::size_t at) { return at < 3 * page ? 0 : at < 7 * page ? 1 : 2; };
+    EXPECT_EQ(zone(first), zone(last - 1)) << "a piece from byte " << first << " to " << last
+                                           << " crosses a lock boundary";
+  }
+  std::size_t expect_row = 0, expect_at = 0;
+  for (auto [offset, length] : covered) {
+    EXPECT_EQ(offset, expect_row * stride + expect_at);
+    expect_at += length;
+    if (expect_at == row_bytes) ++expect_row, expect_at = 0;
+  }
+  EXPECT_EQ(expect_row, rows);
+  // Page 3 starts at byte 3 * page and page 7 at 7 * page: the rows that
+  // cross them (if any do) are cut; the rest come in three runs.
+  std::size_t crossing = 0;
+  for (std::size_t boundary : {3 * page, 7 * page})
+    for (std::size_t r = 0; r < rows; ++r)
+      if (r * stride < boundary && r * stride + row_bytes > boundary) ++crossing;
+  EXPECT_EQ(pieces.size(), 3u + 2u * crossing) << "three runs, and each crossing row in two";
+  EXPECT_EQ(leases.size(), 2u) << "each lock leased once";
+  locks->release(leases);
+}
+
+TEST_F(PageLocksTest, StridedRowsInOneLockAreOnePiece) {
+  locks->ensure(memory.base, memory.bytes);
+  PageLocks::Leases leases;
+  auto pieces = locks->row_pieces(memory.base + 10, 512, 20, 3000, leases);
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0].offset, 0u);
+  EXPECT_EQ(pieces[0].length, 512u);
+  EXPECT_EQ(pieces[0].rows, 20u);
+  EXPECT_EQ(leases.size(), 1u);
+  locks->release(leases);
+  // Nothing locked: one piece, nothing leased.
+  Pages other(4);
+  auto unlocked = locks->row_pieces(other.base, 64, 10, 1024, leases);
+  ASSERT_EQ(unlocked.size(), 1u);
+  EXPECT_EQ(unlocked[0].rows, 10u);
+  EXPECT_TRUE(leases.empty());
+}
+
 TEST_F(PageLocksTest, ALockIsUndoneOnlyOnceTheCopiesThroughItAreDone) {
   locks->ensure(memory.base, 4 * page);
   PageLocks::Leases leases;

@@ -438,25 +438,23 @@ private:
     // between two partitions of one GPU it is a device-to-device copy.
     cudaError_t status = cudaSuccess;
     PageLocks::PageableClaim claim; // the unlocked pieces, kept from locking until the calls return
-    auto pieces = pageable                ? page_locks_->pieces_pageable(host, shape.span(), leases, claim)
-                  : host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
-                                        : std::vector<PageLocks::Piece>{{0, shape.span()}};
-    if (shape.is_contiguous() || pieces.size() == 1) {
-      if (!shape.is_contiguous())
-        status = cudaMemcpy2DAsync(destination, shape.stride, source, shape.stride, shape.row_bytes,
-                                   shape.rows, cudaMemcpyDefault, stream);
-      for (auto [at, length] : shape.is_contiguous() ? pieces : decltype(pieces){})
+    if (shape.is_contiguous()) {
+      auto pieces = pageable                ? page_locks_->pieces_pageable(host, shape.span(), leases, claim)
+                    : host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
+                                          : std::vector<PageLocks::Piece>{{0, shape.span()}};
+      for (auto [at, length] : pieces)
         if (status == cudaSuccess)
           status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
     } else {
-      // A strided region across registrations: row by row, each row split.
-      for (std::size_t row = 0; row < shape.rows && status == cudaSuccess; ++row) {
-        std::size_t row_offset = row * shape.stride;
-        for (auto [piece, length] : page_locks_->pieces(host + row_offset, shape.row_bytes, leases))
-          if (status == cudaSuccess)
-            status = cudaMemcpyAsync(destination + row_offset + piece, source + row_offset + piece, length,
-                                     cudaMemcpyDefault, stream);
-      }
+      // One 2-D copy, or, where the host side crosses registrations, one per
+      // run of rows inside one of them (PageLocks::row_pieces).
+      auto pieces = host && page_locks_
+                        ? page_locks_->row_pieces(host, shape.row_bytes, shape.rows, shape.stride, leases)
+                        : std::vector<PageLocks::RowPiece>{{0, shape.row_bytes, shape.rows}};
+      for (auto [offset, length, rows] : pieces)
+        if (status == cudaSuccess)
+          status = cudaMemcpy2DAsync(destination + offset, shape.stride, source + offset, shape.stride, length,
+                                     rows, cudaMemcpyDefault, stream);
     }
     // Pageable copies have read (to a device) or written (from one) the
     // host memory by the time their calls return: those pages may be locked.

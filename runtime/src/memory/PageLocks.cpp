@@ -341,6 +341,52 @@ void PageLocks::end_pageable(PageableClaim &claim) {
   released_.notify_all(); // ensure() waits for pageable copies over the pages it would lock
 }
 
+std::vector<PageLocks::RowPiece> PageLocks::row_pieces(const void *address, std::size_t row_bytes,
+                                                       std::size_t rows, std::size_t stride, Leases &leases) {
+  Exempt exempt;
+  std::vector<RowPiece> result;
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(address);
+  std::vector<std::uintptr_t> leased; // locks leased by this call (few: a span crosses a handful)
+  auto lease = [&](Locks::iterator lock) {
+    if (std::find(leased.begin(), leased.end(), lock->first) != leased.end()) return;
+    ++lock->second.leases;
+    leased.push_back(lock->first);
+    leases.push_back(lock->first);
+  };
+  std::lock_guard held(mutex_);
+  for (std::size_t row = 0; row < rows;) {
+    const std::uintptr_t lo = base + row * stride, hi = lo + row_bytes;
+    auto it = first_ending_after(locks_, lo);
+    const bool in_lock = it != locks_.end() && it->first <= lo;
+    // How far the row's kind (in this lock, or unlocked) lasts.
+    const std::uintptr_t limit = in_lock ? it->second.end : it == locks_.end() ? UINTPTR_MAX : it->first;
+    if (hi > limit) {
+      // The row crosses a lock boundary: cut it as pieces() cuts a range.
+      for (std::uintptr_t at = lo; at < hi;) {
+        auto lock = first_ending_after(locks_, at);
+        std::uintptr_t end;
+        if (lock != locks_.end() && lock->first <= at) {
+          end = std::min(hi, lock->second.end);
+          lease(lock);
+        } else {
+          end = lock == locks_.end() ? hi : std::min(hi, lock->first);
+        }
+        result.push_back(RowPiece{at - base, end - at, 1});
+        at = end;
+      }
+      ++row;
+      continue;
+    }
+    // Rows row .. row + run - 1 all end by `limit` (rows only move up).
+    const std::size_t fit = limit == UINTPTR_MAX || stride == 0 ? rows - row : (limit - hi) / stride + 1;
+    const std::size_t run = std::min(rows - row, fit);
+    if (in_lock) lease(it);
+    result.push_back(RowPiece{lo - base, row_bytes, run});
+    row += run;
+  }
+  return result;
+}
+
 void PageLocks::release(Leases &leases) {
   Exempt exempt;
   if (leases.empty()) return;

@@ -84,6 +84,23 @@ public:
   std::vector<Piece> pieces(const void *address, std::size_t bytes, Leases &leases);
   void release(Leases &leases);
 
+  // The same for a strided region: `rows` rows of `row_bytes`, `stride`
+  // apart, from `address`. A strided tile spans far more memory than it
+  // holds (a 2048-column tile of a column-major n = 49152 matrix: 786 MB),
+  // so its span often crosses locks made for its neighbours; copied row by
+  // row, such a tile took 2048 calls of 16 KiB and the copy engine ran at
+  // 10.6 GB/s where one 2-D copy runs at 45-49 (one H100, 2026-11-27). Here
+  // consecutive rows inside one lock, or all unlocked, make one 2-D piece,
+  // and only a row that crosses a lock boundary is cut, into one-row pieces.
+  // Pieces in address order; each lock used is leased once.
+  struct RowPiece {
+    std::size_t offset = 0; // from `address`: the first row's first byte copied
+    std::size_t length = 0; // bytes copied of each row
+    std::size_t rows = 1;
+  };
+  std::vector<RowPiece> row_pieces(const void *address, std::size_t row_bytes, std::size_t rows,
+                                   std::size_t stride, Leases &leases);
+
   // A device worker about to copy [address, address + bytes) without
   // waiting for it to be locked (CSS_UNLOCKED_COPIES=pageable): pieces() as
   // above, taken once no lock is being made over its pages, and its unlocked
