@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|staging|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|staging|pageable|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
 # build and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm, potri and lu
 # run the checks of examples/gemm, examples/potri or examples/lu on the GPUs, then bench/gemm/run.sh,
 # bench/potri/run.sh or bench/lu/run.sh with the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the
@@ -308,6 +308,39 @@ if [[ $what == staging ]]; then
     python3 "$root/scripts/trace-summary.py" "$out/trace-staged-49152.json" --window 50 2>&1 | tee "$out/trace-staged.txt" |
       sed -n 1,30p
   fi
+fi
+if [[ $what == pageable ]]; then
+  # Issues 19 and 21, left for a GPU on 2026-11-28: (1) the GPU cases that copy memory not locked yet as it
+  # is (CSS_UNLOCKED_COPIES=pageable; their first version failed on two H100s where blocks share pages),
+  # on real GPUs and on partitions; (2) first runs on every GPU, lock against auto (pageable from two
+  # GPUs), alternating; (3) LU, whose strided tiles are now copied by runs of rows per lock
+  # (PageLocks::row_pieces): first run and pre-locked at LU_N (default 49152), cusolverDn getrf in the
+  # same call, and a trace summary of the copy engines.
+  echo "== the Pageable GPU cases"
+  "$build/bin/gpuss_gpu_tests" --gtest_filter='Pageable/*' 2>&1 | tee "$out/pageable-tests.log" |
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |error" | sed -n 1,20p
+  for p in 2 4; do
+    CSS_GPU_PARTITIONS=$p "$build/bin/gpuss_gpu_tests" --gtest_filter="Pageable/*${p}gpu*" 2>&1 |
+      tee -a "$out/pageable-tests.log" | grep -E "^\[  (PASSED|FAILED) |error" | sed "s/^/partitions=$p /"
+  done
+  echo "== first runs on $gpus GPUs: lock against auto"
+  for round in 1 2; do
+    for mode in lock auto; do
+      FIRSTRUN_GPUS=$gpus fr "$mode r$round" CSS_UNLOCKED_COPIES=$mode -- -n "${PAGEABLE_N:-65536}" -p d
+    done
+  done
+  FIRSTRUN_GPUS=$gpus fr "auto prelocked" CSS_UNLOCKED_COPIES=auto -- -n "${PAGEABLE_N:-65536}" -p d --prelocked
+  echo "== LU, strided copies by runs"
+  lun=${LU_N:-49152}
+  "$build/bin/vendor_lu" --mode dn -n "$lun" 2>&1 | grep -E "^vendor" | tee -a "$out/pageable.log"
+  for memory in "" --prelocked; do
+    CSS_NUM_GPUS=1 CSS_STATS=1 "$build/bin/lu" -n "$lun" -t 2048 -p d --gpu-panel $memory 2>&1 | tee -a "$out/pageable.log" |
+      grep -oE "^lu .*|bytes_h2d=[0-9]+|bytes_d2h=[0-9]+|pin_s=[0-9.]+"  | tr '\n' ' '; echo
+  done
+  CSS_NUM_GPUS=1 CSS_TRACE="$out/trace-lu.json" "$build/bin/lu" -n "$lun" -t 2048 -p d --gpu-panel --prelocked |
+    grep -E "^lu "
+  python3 "$root/scripts/trace-summary.py" "$out/trace-lu.json" --window 1000 2>&1 | tee "$out/trace-lu.txt" | sed -n 1,30p
+  rm -f "$out/trace-lu.json"
 fi
 if [[ $what == firstrun ]]; then
   # Issue 19: what a user's first run gets. Each GPUSs run is a fresh process that writes the matrix with
