@@ -43,7 +43,6 @@ def order_by(policy):
     indeg = [len(p) for p in preds]
     ready = [(-rank[t], t) for t in range(n) if indeg[t] == 0]
     heapq.heapify(ready); done = [False] * n; out = []
-    next_writer = {}
     writers = defaultdict(list)
     for t, x in enumerate(tasks): writers[x[5]].append(t)
     nextw = {}
@@ -105,33 +104,26 @@ def left_order():
         out.append(idx[('potrf', j, j, j)])
         for i in range(j + 1, nt): out.append(idx[('trsm', j, i, j)])
     return out
+def list_schedule(key):
+    # Tasks one at a time, whenever ready, smallest key first.
+    indeg = [len(p) for p in preds]
+    ready = [(key[t], t) for t in range(n) if indeg[t] == 0]
+    heapq.heapify(ready); out = []
+    while ready:
+        _, t = heapq.heappop(ready); out.append(t)
+        for s_ in succs[t]:
+            indeg[s_] -= 1
+            if indeg[s_] == 0: heapq.heappush(ready, (key[s_], s_))
+    return out
 def key_order():
     first = {}
     for t, x in enumerate(tasks): first.setdefault(x[5], t)
-    key = [(first[tasks[t][5]], t) for t in range(n)]
-    indeg = [len(p) for p in preds]
-    ready = [(key[t], t) for t in range(n) if indeg[t] == 0]
-    heapq.heapify(ready); out = []
-    while ready:
-        _, t = heapq.heappop(ready); out.append(t)
-        for s_ in succs[t]:
-            indeg[s_] -= 1
-            if indeg[s_] == 0: heapq.heappush(ready, (key[s_], s_))
-    return out
+    return list_schedule([(first[tasks[t][5]], t) for t in range(n)])
 def last_key_order():
     last = {}
     for t, x in enumerate(tasks): last[x[5]] = t
-    key = [(last[tasks[t][5]], t) for t in range(n)]
-    indeg = [len(p) for p in preds]
-    ready = [(key[t], t) for t in range(n) if indeg[t] == 0]
-    heapq.heapify(ready); out = []
-    while ready:
-        _, t = heapq.heappop(ready); out.append(t)
-        for s_ in succs[t]:
-            indeg[s_] -= 1
-            if indeg[s_] == 0: heapq.heappush(ready, (key[s_], s_))
-    return out
-orders = {'last': last_key_order, 'key': key_order, 'rank': lambda: order_by('rank'), 'chain': lambda: order_by('chain'), 'submit': lambda: list(range(n)), 'left': left_order}
+    return list_schedule([(last[tasks[t][5]], t) for t in range(n)])
+orders = {'last': last_key_order, 'key': key_order, 'rank': lambda: list_schedule([(-rank[t], t) for t in range(n)]), 'chain': lambda: order_by('chain'), 'submit': lambda: list(range(n)), 'left': left_order}
 for policy in sys.argv[3:] or orders:
     o = orders[policy]()
     assert sorted(o) == list(range(n))

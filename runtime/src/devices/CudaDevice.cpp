@@ -437,14 +437,16 @@ private:
     // Unified addressing: cudaMemcpyDefault works out host, device or peer;
     // between two partitions of one GPU it is a device-to-device copy.
     cudaError_t status = cudaSuccess;
-    PageLocks::PageableClaim claim; // the unlocked pieces, kept from locking until the calls return
-    if (shape.is_contiguous()) {
-      auto pieces = pageable                ? page_locks_->pieces_pageable(host, shape.span(), leases, claim)
-                    : host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
-                                          : std::vector<PageLocks::Piece>{{0, shape.span()}};
+    auto copy_pieces = [&](const std::vector<PageLocks::Piece> &pieces) {
       for (auto [at, length] : pieces)
         if (status == cudaSuccess)
           status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
+    };
+    PageLocks::PageableClaim claim; // the unlocked pieces, kept from locking until the calls return
+    if (shape.is_contiguous()) {
+      copy_pieces(pageable              ? page_locks_->pieces_pageable(host, shape.span(), leases, claim)
+                  : host && page_locks_ ? page_locks_->pieces(host, shape.span(), leases)
+                                        : std::vector<PageLocks::Piece>{{0, shape.span()}});
     } else {
       // One 2-D copy, or, where the host side crosses registrations, one per
       // run of rows inside one of them (PageLocks::row_pieces).
@@ -469,9 +471,7 @@ private:
         (void)cudaGetLastError();
         page_locks_->ensure_now(host, shape.span());
         status = cudaSuccess;
-        for (auto [at, length] : page_locks_->pieces(host, shape.span(), leases))
-          if (status == cudaSuccess)
-            status = cudaMemcpyAsync(destination + at, source + at, length, cudaMemcpyDefault, stream);
+        copy_pieces(page_locks_->pieces(host, shape.span(), leases));
       }
     }
     if (status != cudaSuccess) {

@@ -276,26 +276,31 @@ bool PageLocks::named(const void *address, std::size_t bytes) const {
   return it != named_.end() && it->first < hi;
 }
 
+template <typename Visit> void PageLocks::cut_at_locks(std::uintptr_t lo, std::uintptr_t hi, Visit visit) {
+  for (std::uintptr_t at = lo; at < hi;) {
+    auto it = first_ending_after(locks_, at);
+    const bool in_lock = it != locks_.end() && it->first <= at;
+    // Up to the end of the lock holding `at`, or unlocked up to the next one.
+    const std::uintptr_t end = in_lock              ? std::min(hi, it->second.end)
+                               : it == locks_.end() ? hi
+                                                    : std::min(hi, it->first);
+    visit(at, end, in_lock ? it : locks_.end());
+    at = end;
+  }
+}
+
 std::vector<PageLocks::Piece> PageLocks::pieces(const void *address, std::size_t bytes, Leases &leases) {
   Exempt exempt;
   std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address), hi = lo + bytes;
   std::vector<Piece> result;
   std::lock_guard lock(mutex_);
-  for (std::uintptr_t at = lo; at < hi;) {
-    auto it = first_ending_after(locks_, at);
-    std::uintptr_t end;
-    if (it != locks_.end() && it->first <= at) {
-      // Up to the end of the lock holding `at`, which this copy now leases.
-      end = std::min(hi, it->second.end);
-      ++it->second.leases;
-      leases.push_back(it->first);
-    } else {
-      // Unlocked up to the start of the next lock.
-      end = it == locks_.end() ? hi : std::min(hi, it->first);
+  cut_at_locks(lo, hi, [&](std::uintptr_t at, std::uintptr_t end, Locks::iterator lock) {
+    if (lock != locks_.end()) { // this copy now leases it
+      ++lock->second.leases;
+      leases.push_back(lock->first);
     }
     result.push_back(Piece{at - lo, end - at});
-    at = end;
-  }
+  });
   return result;
 }
 
@@ -309,23 +314,18 @@ std::vector<PageLocks::Piece> PageLocks::pieces_pageable(const void *address, st
   // between, and none starts after it until end_pageable (ensure waits).
   std::unique_lock held(mutex_);
   released_.wait(held, [&] { return !being_locked(lo, hi); });
-  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(address), last = first + bytes;
-  for (std::uintptr_t at = first; at < last;) {
-    auto it = first_ending_after(locks_, at);
-    std::uintptr_t end;
-    if (it != locks_.end() && it->first <= at) {
-      end = std::min(last, it->second.end);
-      ++it->second.leases;
-      leases.push_back(it->first);
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(address);
+  cut_at_locks(first, first + bytes, [&](std::uintptr_t at, std::uintptr_t end, Locks::iterator lock) {
+    if (lock != locks_.end()) {
+      ++lock->second.leases;
+      leases.push_back(lock->first);
     } else {
-      end = it == locks_.end() ? last : std::min(last, it->first);
       const auto [piece_lo, piece_hi] = pages(reinterpret_cast<const void *>(at), end - at);
       claim.pages.emplace_back(piece_lo, piece_hi);
       pageable_.emplace_back(piece_lo, piece_hi);
     }
     result.push_back(Piece{at - first, end - at});
-    at = end;
-  }
+  });
   return result;
 }
 
@@ -362,18 +362,10 @@ std::vector<PageLocks::RowPiece> PageLocks::row_pieces(const void *address, std:
     const std::uintptr_t limit = in_lock ? it->second.end : it == locks_.end() ? UINTPTR_MAX : it->first;
     if (hi > limit) {
       // The row crosses a lock boundary: cut it as pieces() cuts a range.
-      for (std::uintptr_t at = lo; at < hi;) {
-        auto lock = first_ending_after(locks_, at);
-        std::uintptr_t end;
-        if (lock != locks_.end() && lock->first <= at) {
-          end = std::min(hi, lock->second.end);
-          lease(lock);
-        } else {
-          end = lock == locks_.end() ? hi : std::min(hi, lock->first);
-        }
+      cut_at_locks(lo, hi, [&](std::uintptr_t at, std::uintptr_t end, Locks::iterator lock) {
+        if (lock != locks_.end()) lease(lock);
         result.push_back(RowPiece{at - base, end - at, 1});
-        at = end;
-      }
+      });
       ++row;
       continue;
     }

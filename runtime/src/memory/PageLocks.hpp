@@ -154,6 +154,10 @@ private:
   using Ranges = std::map<std::uintptr_t, std::uintptr_t>; // [start, end), disjoint
 
   void unlock_when_unleased(std::unique_lock<std::mutex> &held, Locks &doomed);
+  // Under mutex_: [lo, hi) cut where it crosses from one lock to another or
+  // to unlocked memory, in address order: visit(at, end, lock), `lock` the
+  // lock holding [at, end) or locks_.end() where it is unlocked.
+  template <typename Visit> void cut_at_locks(std::uintptr_t lo, std::uintptr_t hi, Visit visit);
 
   std::unique_ptr<PageLocker> locker_;
   mutable std::mutex mutex_;
