@@ -195,7 +195,7 @@ TEST(FromEnvironment, UnlockedCopies) {
   {
     ScopedEnvironment env({});
     const Config config = Config::from_environment();
-    EXPECT_EQ(config.unlocked_copies, UnlockedCopies::Lock) << "until pageable copies have run on GPUs again";
+    EXPECT_EQ(config.unlocked_copies, UnlockedCopies::Auto);
     EXPECT_FALSE(config.pin_threads_set);
   }
   for (auto [text, mode] : {std::pair{"auto", UnlockedCopies::Auto}, std::pair{"lock", UnlockedCopies::Lock},

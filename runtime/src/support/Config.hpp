@@ -32,7 +32,7 @@ const char *to_string(HostPinning pinning);
 
 // How a GPU copies host memory that is not page-locked yet (CSS_UNLOCKED_COPIES).
 enum class UnlockedCopies {
-  Auto,    // auto: Pageable with two or more GPUs, Lock with one (Runtime.cpp, resolve_unlocked_copies)
+  Auto,    // auto (the default): Pageable with two or more GPUs, Lock with one (Runtime.cpp, resolve)
   Lock,    // lock: the GPU worker locks it first (or a staging thread copies it: CSS_STAGING_THREADS)
   Pageable // pageable: copied as it is, never waiting for a lock, while the pinning service
            //   (CSS_PIN_THREADS, 2 unless set) locks it in the background for later copies
@@ -88,7 +88,7 @@ struct Config {
   // CSS_UNLOCKED_COPIES: auto | lock | pageable. Lock by default until the
   // pageable path, as fixed after its first multi-GPU run, has run on GPUs
   // again (performance.md, 2026-11-28); auto is what the default will be.
-  UnlockedCopies unlocked_copies = UnlockedCopies::Lock;
+  UnlockedCopies unlocked_copies = UnlockedCopies::Auto;
   unsigned staging_threads = 0; // CSS_STAGING_THREADS=N: threads that copy memory not locked yet through
                                 // page-locked staging buffers (0: GPU workers lock it before copying)
   bool staging_auto = true;     // CSS_STAGING_THREADS=auto (default): the runtime decides at start-up
