@@ -1,6 +1,7 @@
 // DAG output: Config::dag_file (CSS_DAG=file.dot) receives the executed task
 // graph in Graphviz form at finish: a digraph with one node per task.
 #include "TaskBuilder.hpp"
+#include "support/Trace.hpp"
 
 #include <gtest/gtest.h>
 
@@ -125,6 +126,20 @@ TEST_P(Dag, TraceEventsNameTheirTaskAndItsCall) {
         << "no event of task " << id << " (" << where << ") in\n" << trace;
   }
   EXPECT_NE(trace.find(R"("name":"quoted \"label\"")"), std::string::npos) << "label not escaped:\n" << trace;
+}
+
+// Event times keep sub-microsecond digits however long the run: written
+// with six significant digits, an event 10.4 s into a run lands on a 100 us
+// grid (a task of 30 us looked like one of 100).
+TEST(Trace, TimesKeepTheirMicrosecondsLateInARun) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("gpuss_trace_late_" + std::to_string(::getpid()) + ".json");
+  Trace trace(true);
+  trace.record("worker", "late_task", 123.4567891, 123.4568253);
+  ASSERT_TRUE(trace.write(path.string()));
+  const std::string text = read_file(path);
+  std::filesystem::remove(path);
+  EXPECT_NE(text.find(R"("ts":123456789.100,"dur":36.200)"), std::string::npos) << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Dag, Dag, ::testing::Values(host_config(1), host_config(2), sim_config(1, 1)),
