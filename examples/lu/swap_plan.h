@@ -94,4 +94,34 @@ SWAP_PLAN_FN int lu_swap_plan(const int *ipiv, int nb, int row0, int lo, int hi,
   return count;
 }
 
+/*
+ * The moves interchange r contributes to the plan of [lo, hi), for a range
+ * wholly below the diagonal tile row (lo >= row0 + nb, as for the lower
+ * tiles of lu_?swap_tiles): written into src[] and dst[] (room for 2), and
+ * how many (0, 1 or 2). Together, in any order, the moves of r = 0 .. nb-1
+ * are the moves lu_swap_plan gives, so one GPU thread per interchange can
+ * plan them, with no thread replaying the others (O(nb) per thread, against
+ * lu_swap_plan's O(nb) on one thread after O(nb^2) over all of them).
+ *
+ * Why: no interchange within the diagonal tile row is in the range, so row
+ * row0 + r still holds its own value when interchange r comes. Row row0 + r
+ * then receives what its pivot row p holds: p's own value if r is the first
+ * interchange with that pivot row, else what the previous one, q, left
+ * there, which was row row0 + q's. The last interchange with pivot row p
+ * leaves row row0 + r's value in p for good.
+ */
+SWAP_PLAN_FN int lu_swap_moves_below(const int *ipiv, int nb, int row0, int lo, int hi, int r, int *src,
+                                     int *dst) {
+  const int p = ipiv[r] - 1;
+  if (p < lo || p >= hi || p < row0 + nb) return 0;
+  const int q = lu_swap_previous(ipiv, r);
+  src[0] = q < 0 ? p : row0 + q;
+  dst[0] = row0 + r;
+  for (int later = r + 1; later < nb; later++)
+    if (ipiv[later] == ipiv[r]) return 1;
+  src[1] = row0 + r;
+  dst[1] = p;
+  return 2;
+}
+
 #endif /* LU_SWAP_PLAN_H */

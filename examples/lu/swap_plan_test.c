@@ -5,9 +5,10 @@
  * For pivots drawn at random (spread over the block column, crowded into a
  * few rows so that one row is taken several times, all within the diagonal
  * tile row, none moving), on a block of m rows with padding between the
- * columns: applying the plan of the whole range, and applying the tile row's
- * plan then each lower tile's (in reverse order, since they commute), must
- * both give exactly what laswp gives.
+ * columns: applying the plan of the whole range, applying the tile row's
+ * plan then each lower tile's (in reverse order, since they commute), and the
+ * same with each lower tile's plan made per interchange as the GPU makes it
+ * (lu_swap_moves_below), must all give exactly what laswp gives.
  */
 #include "swap_plan.h"
 
@@ -55,6 +56,32 @@ static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int
   free(prev), free(cur), free(dep), free(src), free(dst), free(values);
 }
 
+/* As apply(), for a range below the diagonal tile row, with the plan made
+ * as the GPU makes it: each interchange's moves on their own
+ * (lu_swap_moves_below), gathered last interchange first, since the GPU's
+ * threads take their places in the plan in no particular order. */
+static void apply_below(double *block, int lda, int row0, const int *ipiv, int nb, int lo, int hi) {
+  int *src = malloc(sizeof(int) * 2 * nb), *dst = malloc(sizeof(int) * 2 * nb);
+  double *values = malloc(sizeof(double) * 2 * nb);
+  int count = 0;
+  for (int r = nb - 1; r >= 0; r--)
+    count += lu_swap_moves_below(ipiv, nb, row0, lo, hi, r, src + count, dst + count);
+  for (int i = 0; i < count; i++)
+    for (int j = 0; j < i; j++)
+      if (dst[i] == dst[j] || src[i] == src[j]) {
+        broken_plans++;
+        i = j = count;
+      }
+  for (int c = 0; c < cols; c++) {
+    double *column = block + (size_t)c * lda - row0;
+    for (int i = 0; i < count; i++)
+      values[i] = column[src[i]];
+    for (int i = 0; i < count; i++)
+      column[dst[i]] = values[i];
+  }
+  free(src), free(dst), free(values);
+}
+
 /* 0 when both ways match laswp; prints the case otherwise. */
 static int one_case(const char *kind, int nb, int tiles, int row0) {
   const int m = nb * tiles, lda = m + padding;
@@ -77,21 +104,26 @@ static int one_case(const char *kind, int nb, int tiles, int row0) {
   }
   const size_t size = (size_t)lda * cols;
   double *reference = malloc(sizeof(double) * size), *whole = malloc(sizeof(double) * size),
-         *by_tiles = malloc(sizeof(double) * size);
+         *by_tiles = malloc(sizeof(double) * size), *by_threads = malloc(sizeof(double) * size);
   for (size_t e = 0; e < size; e++)
-    reference[e] = whole[e] = by_tiles[e] = (double)e;
+    reference[e] = whole[e] = by_tiles[e] = by_threads[e] = (double)e;
   LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, cols, reference, lda, 1, nb, relative, 1);
   apply(whole, lda, row0, ipiv, nb, row0, row0 + m);
   apply(by_tiles, lda, row0, ipiv, nb, row0, row0 + nb);
   for (int t = tiles - 1; t >= 1; t--)
     apply(by_tiles, lda, row0, ipiv, nb, row0 + t * nb, row0 + (t + 1) * nb);
+  apply(by_threads, lda, row0, ipiv, nb, row0, row0 + nb);
+  for (int t = 1; t < tiles; t++)
+    apply_below(by_threads, lda, row0, ipiv, nb, row0 + t * nb, row0 + (t + 1) * nb);
   int failed = memcmp(reference, whole, sizeof(double) * size) != 0 ? 1 : 0;
   failed |= memcmp(reference, by_tiles, sizeof(double) * size) != 0 ? 2 : 0;
+  failed |= memcmp(reference, by_threads, sizeof(double) * size) != 0 ? 4 : 0;
   if (failed)
-    printf("FAIL: %s pivots, nb=%d tiles=%d row0=%d:%s%s\n", kind, nb, tiles, row0,
+    printf("FAIL: %s pivots, nb=%d tiles=%d row0=%d:%s%s%s\n", kind, nb, tiles, row0,
            failed & 1 ? " the whole range differs from laswp" : "",
-           failed & 2 ? " tile by tile differs from laswp" : "");
-  free(ipiv), free(relative), free(reference), free(whole), free(by_tiles);
+           failed & 2 ? " tile by tile differs from laswp" : "",
+           failed & 4 ? " tile by tile, planned per interchange, differs from laswp" : "");
+  free(ipiv), free(relative), free(reference), free(whole), free(by_tiles), free(by_threads);
   return failed != 0;
 }
 
