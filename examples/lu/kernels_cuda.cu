@@ -110,22 +110,36 @@ __global__ void plan_swaps(const int *ipiv, int nb, int row0, int lo, int hi, in
     plan[0] = lu_swap_plan(piv, nb, row0, lo, hi, prev, cur, dep, plan + 1, plan + 1 + 2 * nb);
 }
 
-// The plan of a range below the diagonal tile row (lu_?swap_tiles, most of
-// the swap tasks): each thread plans its interchanges' moves on its own
-// (lu_swap_moves_below) and takes their places in the plan from a counter.
-// lu_swap_plan on one thread took about 0.3 ms per task on an H100, some 2 s
-// of GPU time at n = 49152 (docs/lu.md).
+// The plan of a range below the diagonal tile row and at most nb rows wide
+// (lu_?swap_tiles, most of the swap tasks): threads find each pivot row's
+// first and last interchange with shared-memory atomics, then each plans its
+// interchanges' moves on its own (lu_swap_moves_below) and takes their places
+// in the plan from a counter. plan_swaps took about 0.2 ms per task on an
+// H100 (thread 0 replays nb interchanges), some 1.3 s of GPU time at
+// n = 49152 (docs/lu.md).
 __global__ void plan_swaps_below(const int *ipiv, int nb, int row0, int lo, int hi, int *plan) {
-  extern __shared__ int piv[]; // nb ints
+  extern __shared__ int shared[]; // 3 nb ints
+  int *piv = shared, *first = piv + nb, *last = first + nb;
   __shared__ int count;
   if (threadIdx.x == 0) count = 0;
-  for (int r = threadIdx.x; r < nb; r += blockDim.x)
+  for (int r = threadIdx.x; r < nb; r += blockDim.x) {
     piv[r] = ipiv[r];
+    first[r] = nb;
+    last[r] = -1;
+  }
+  __syncthreads();
+  for (int r = threadIdx.x; r < nb; r += blockDim.x) {
+    const int p = piv[r] - 1;
+    if (p >= lo && p < hi) {
+      atomicMin(&first[p - lo], r);
+      atomicMax(&last[p - lo], r);
+    }
+  }
   __syncthreads();
   int *src = plan + 1, *dst = plan + 1 + 2 * nb;
   for (int r = threadIdx.x; r < nb; r += blockDim.x) {
     int move_src[2], move_dst[2];
-    const int moves = lu_swap_moves_below(piv, nb, row0, lo, hi, r, move_src, move_dst);
+    const int moves = lu_swap_moves_below(piv, nb, row0, lo, hi, first, last, r, move_src, move_dst);
     if (moves == 0) continue;
     const int at = atomicAdd(&count, moves);
     for (int i = 0; i < moves; i++) {
@@ -216,8 +230,8 @@ template <typename Real>
 void apply_swaps(Real *top, int row0, Real *other, int other_row0, int lda, const int *ipiv, int lo, int hi,
                  int *plan, cudaStream_t stream) {
   const int plan_threads = std::min(NB, 1024);
-  if (lo >= row0 + NB)
-    plan_swaps_below<<<1, plan_threads, sizeof(int) * NB, stream>>>(ipiv, NB, row0, lo, hi, plan);
+  if (lo >= row0 + NB && hi - lo <= NB)
+    plan_swaps_below<<<1, plan_threads, sizeof(int) * 3 * NB, stream>>>(ipiv, NB, row0, lo, hi, plan);
   else
     plan_swaps<<<1, plan_threads, sizeof(int) * 4 * NB, stream>>>(ipiv, NB, row0, lo, hi, plan);
   LU_CUDA_CHECK(cudaGetLastError());
@@ -435,10 +449,15 @@ extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
   LU_CUDA_CHECK(cudaGetDevice(&current));
   for (int device = 0; device < count && device < max_devices; ++device) {
     LU_CUDA_CHECK(cudaSetDevice(device));
-    const std::size_t plan_shared = sizeof(int) * 4 * NB;
+    // Above 48 KiB of shared memory a kernel must ask for it (plan_swaps_below
+    // also has a static int).
+    const std::size_t plan_shared = sizeof(int) * 4 * NB, below_shared = sizeof(int) * 3 * NB;
     if (plan_shared > 48 * 1024)
       LU_CUDA_CHECK(
           cudaFuncSetAttribute(plan_swaps, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan_shared));
+    if (below_shared + sizeof(int) > 48 * 1024)
+      LU_CUDA_CHECK(cudaFuncSetAttribute(plan_swaps_below, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)below_shared));
     std::vector<std::unique_ptr<GetrfWorkspace>> sets;
     for (int p = 0; gpu_panel && p < partitions; ++p) {
       sets.push_back(make_workspace());

@@ -62,10 +62,12 @@ static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int
  * threads take their places in the plan in no particular order. */
 static void apply_below(double *block, int lda, int row0, const int *ipiv, int nb, int lo, int hi) {
   int *src = malloc(sizeof(int) * 2 * nb), *dst = malloc(sizeof(int) * 2 * nb);
+  int *first = malloc(sizeof(int) * (size_t)(hi - lo)), *last = malloc(sizeof(int) * (size_t)(hi - lo));
   double *values = malloc(sizeof(double) * 2 * nb);
+  lu_swap_ends_below(ipiv, nb, lo, hi, first, last);
   int count = 0;
   for (int r = nb - 1; r >= 0; r--)
-    count += lu_swap_moves_below(ipiv, nb, row0, lo, hi, r, src + count, dst + count);
+    count += lu_swap_moves_below(ipiv, nb, row0, lo, hi, first, last, r, src + count, dst + count);
   for (int i = 0; i < count; i++)
     for (int j = 0; j < i; j++)
       if (dst[i] == dst[j] || src[i] == src[j]) {
@@ -79,7 +81,7 @@ static void apply_below(double *block, int lda, int row0, const int *ipiv, int n
     for (int i = 0; i < count; i++)
       column[dst[i]] = values[i];
   }
-  free(src), free(dst), free(values);
+  free(src), free(dst), free(first), free(last), free(values);
 }
 
 /* 0 when both ways match laswp; prints the case otherwise. */
