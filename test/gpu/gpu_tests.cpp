@@ -725,6 +725,51 @@ TEST(GpuEarlyRelease, ReallocAndFreeRightAfterTheTasks) {
   std::printf("[   INFO   ] %d of %d later rounds got an earlier round's addresses\n", reused, rounds - 1);
 }
 
+// CSS_GPU_PRIORITY_LANE: the tasks several others wait for (each round's
+// scale of block 0, read by every axpy of the round) take the GPU's
+// high-priority stream, the others the usual lanes, and the results are
+// those of the sequential program; without the lane nothing takes it.
+TEST(GpuPriorityLane, FanOutTasksTakeItAndResultsHold) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t blocks = 12, n = 1 << 18;
+  constexpr int rounds = 5;
+  for (bool lane : {true, false}) {
+    std::vector<std::vector<double>> data(blocks, std::vector<double>(n));
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (std::size_t i = 0; i < n; ++i)
+        data[b][i] = static_cast<double>((b * 7 + i) % 13);
+    std::vector<std::vector<double>> expected = data;
+    Config config;
+    config.num_gpus = 1;
+    config.num_cpus = 1;
+    config.gpu_priority_lane = lane;
+    Runtime runtime(config);
+    for (int round = 0; round < rounds; ++round) {
+      submit(runtime, scale_body, ScaleArgs{n, 0.5, 1.0},
+             {access(data[0].data(), n * sizeof(double), CSS_INOUT)});
+      for (double &v : expected[0])
+        v = v * 0.5 + 1.0;
+      for (std::size_t b = 1; b < blocks; ++b) {
+        submit(runtime, axpy_body, AxpyArgs{n, 0.25},
+               {access(data[0].data(), n * sizeof(double), CSS_IN),
+                access(data[b].data(), n * sizeof(double), CSS_INOUT)});
+        for (std::size_t i = 0; i < n; ++i)
+          expected[b][i] += 0.25 * expected[0][i];
+      }
+    }
+    runtime.finish();
+    const auto stats = runtime.stats();
+    if (lane)
+      EXPECT_GE(stats.priority_lane_tasks, static_cast<std::uint64_t>(rounds - 1))
+          << "every scale after the first waits for the previous round's axpys, and all of them for it";
+    else
+      EXPECT_EQ(stats.priority_lane_tasks, 0u);
+    for (std::size_t b = 0; b < blocks; ++b)
+      ASSERT_EQ(0, std::memcmp(data[b].data(), expected[b].data(), n * sizeof(double)))
+          << "block " << b << (lane ? " with" : " without") << " the priority lane";
+  }
+}
+
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
 TEST(GpuPolicies, BytesMovedOrderWbWtNocache) {

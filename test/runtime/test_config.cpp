@@ -82,6 +82,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_RENAME_MEMORY", "1M"},
                          {"CSS_STATS", "1"},
                          {"CSS_FAN_OUT_FIRST", "0"},
+                         {"CSS_GPU_PRIORITY_LANE", "1"},
                          {"CSS_CRITICAL_PATH", "off"},
                          {"CSS_LOAD_AHEAD", "no"},
                          {"CSS_PIN_HOST", "barrier"},
@@ -98,6 +99,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.rename_memory, std::size_t{1} << 20);
   EXPECT_TRUE(config.stats);
   EXPECT_FALSE(config.fan_out_first);
+  EXPECT_TRUE(config.gpu_priority_lane);
   EXPECT_FALSE(config.critical_path);
   EXPECT_FALSE(config.load_ahead);
   EXPECT_EQ(config.pin_host, HostPinning::UntilBarrier);
@@ -130,9 +132,9 @@ TEST(FromEnvironment, ReadsGpuPartitions) {
 
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
-  for (const char *name :
-       {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY", "CSS_STATS",
-        "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG", "CSS_CHECK_REGIONS"})
+  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
+                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG",
+                           "CSS_CHECK_REGIONS", "CSS_GPU_PRIORITY_LANE"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -141,6 +143,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_EQ(config.cache_policy, CachePolicy::WriteBack);
   EXPECT_FALSE(config.stats);
   EXPECT_TRUE(config.fan_out_first);
+  EXPECT_FALSE(config.gpu_priority_lane) << "opt-in until measured on GPUs";
   EXPECT_TRUE(config.load_ahead);
   EXPECT_EQ(config.pin_host, HostPinning::UntilFreed);
   EXPECT_FALSE(config.check_regions);
@@ -175,12 +178,12 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_SIM_DEVICES", "2x"}, std::pair{"CSS_CACHE_POLICY", "writeback"},
                       std::pair{"CSS_EVICTION", "belady"}, std::pair{"CSS_GPU_MEMORY", "lots"},
                       std::pair{"CSS_RENAME_MEMORY", "50%"}, std::pair{"CSS_FAN_OUT_FIRST", "sometimes"},
-                      std::pair{"CSS_LOAD_AHEAD", "2"}, std::pair{"CSS_PIN_HOST", "always"},
-                      std::pair{"CSS_CHECK_REGIONS", "2"}, std::pair{"CSS_CHECK_REGIONS", "strict"},
-                      std::pair{"CSS_PIN_THREADS", "-1"}, std::pair{"CSS_PIN_THREADS", "many"},
-                      std::pair{"CSS_STAGING_THREADS", "65"}, std::pair{"CSS_STAGING_THREADS", "all"},
-                      std::pair{"CSS_UNLOCKED_COPIES", "stage"}, std::pair{"CSS_UNLOCKED_COPIES", "1"},
-                      std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
+                      std::pair{"CSS_GPU_PRIORITY_LANE", "maybe"}, std::pair{"CSS_LOAD_AHEAD", "2"},
+                      std::pair{"CSS_PIN_HOST", "always"}, std::pair{"CSS_CHECK_REGIONS", "2"},
+                      std::pair{"CSS_CHECK_REGIONS", "strict"}, std::pair{"CSS_PIN_THREADS", "-1"},
+                      std::pair{"CSS_PIN_THREADS", "many"}, std::pair{"CSS_STAGING_THREADS", "65"},
+                      std::pair{"CSS_STAGING_THREADS", "all"}, std::pair{"CSS_UNLOCKED_COPIES", "stage"},
+                      std::pair{"CSS_UNLOCKED_COPIES", "1"}, std::pair{"CSS_SIM_MODEL", "chol_dgemm=fast"},
                       std::pair{"CSS_SIM_MODEL", "chol_dgemm=1ms"}, std::pair{"CSS_SCHEDULER", "fifo"},
                       std::pair{"CSS_GPU_MEMORY", "0"}, std::pair{"CSS_GPU_MEMORY", "0%"},
                       std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},

@@ -164,8 +164,11 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
       devices.push_back(make_sim_device(static_cast<int>(i) + 1));
     return devices;
   }
-  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads,
-                           config.unlocked_copies == UnlockedCopies::Pageable, config.gpu_streams,
+  CudaDeviceOptions options;
+  options.copy_unlocked_pageable = config.unlocked_copies == UnlockedCopies::Pageable;
+  options.compute_streams = config.gpu_streams;
+  options.priority_lane = config.gpu_priority_lane;
+  return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads, options,
                            node_ranks_from_environment());
 }
 

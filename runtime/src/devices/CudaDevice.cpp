@@ -39,6 +39,7 @@
 #include <latch>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -166,13 +167,14 @@ public:
   // Partition `partition` of `partitions` (CSS_GPU_PARTITIONS) of `gpu`; one
   // partition is the whole GPU.
   CudaDevice(int space, const GpuInfo &gpu, unsigned partition, unsigned partitions, PageLocks *page_locks,
-             CopyThreads *copy_threads, bool copy_unlocked_pageable, unsigned compute_streams)
+             CopyThreads *copy_threads, const CudaDeviceOptions &options)
       : Device(space), ordinal_(gpu.ordinal),
         name_("cuda" + std::to_string(gpu.ordinal) + (partitions > 1 ? "." + std::to_string(partition) : "") +
               " (" + gpu.name + ")"),
         memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
-        copy_threads_(page_locks ? copy_threads : nullptr), copy_unlocked_pageable_(copy_unlocked_pageable),
-        lane_count_(std::max(1u, compute_streams)) {}
+        copy_threads_(page_locks ? copy_threads : nullptr),
+        copy_unlocked_pageable_(options.copy_unlocked_pageable),
+        lane_count_(std::max(1u, options.compute_streams)), priority_lane_(options.priority_lane) {}
   ~CudaDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }
@@ -533,10 +535,7 @@ private:
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
       flight->peer_end.record(peer_->get());
-      // Tasks take the compute lanes in turn. Staged tasks are independent
-      // (each was ready when dispatched), so a latency-bound kernel (a
-      // trsm, a potrf) can overlap a gemm of another lane.
-      ComputeLane &lane = lanes_[next_lane_++ % lanes_.size()];
+      ComputeLane &lane = pick_lane(*command.task);
       cudaStream_t compute = lane.stream->get();
       CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
       CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
@@ -639,11 +638,16 @@ private:
     out_ = std::make_unique<CudaStream>();
     // One cuBLAS handle per lane: a handle's workspace must not be shared by
     // kernels running at once.
-    for (unsigned i = 0; i < lane_count_; ++i) {
-      ComputeLane lane{std::make_unique<CudaStream>(), std::make_unique<CublasHandle>()};
+    auto make_lane = [](int priority) {
+      ComputeLane lane{std::make_unique<CudaStream>(priority), std::make_unique<CublasHandle>()};
       CSS_CUBLAS_CHECK(CublasLibrary::get().set_stream(lane.cublas->get(), lane.stream->get()));
-      lanes_.push_back(std::move(lane));
-    }
+      return lane;
+    };
+    int least_priority = 0, greatest_priority = 0;
+    CSS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least_priority, &greatest_priority));
+    for (unsigned i = 0; i < lane_count_; ++i)
+      lanes_.push_back(make_lane(least_priority));
+    if (priority_lane_) urgent_lane_ = make_lane(greatest_priority);
     current_stream = lanes_.front().stream->get();
     current_cublas = lanes_.front().cublas->get();
     ready.count_down();
@@ -693,6 +697,7 @@ private:
       }
     }
     lanes_.clear();
+    urgent_lane_.reset();
     staging_.reset(); // no copy is in flight
     in_.reset();
     peer_.reset();
@@ -722,7 +727,27 @@ private:
   std::unique_ptr<CudaStream> in_, peer_, out_;
   unsigned lane_count_;
   std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
+  bool priority_lane_;             // CSS_GPU_PRIORITY_LANE
+  std::optional<ComputeLane> urgent_lane_; // the priority lane, if asked for; worker thread only
   std::size_t next_lane_ = 0;
+
+  // Tasks take the compute lanes in turn. Staged tasks are independent
+  // (each was ready when dispatched), so a latency-bound kernel (a trsm, a
+  // potrf) can overlap a gemm of another lane. With the priority lane, the
+  // tasks the helper runs ahead of others (a panel, a task many wait for)
+  // take it instead: the GPU gives SMs to a higher-priority stream's pending
+  // blocks first, so such a kernel need not wait for the gemms issued before
+  // it on other lanes to drain (performance.md, 2026-11-28: in LU's traces,
+  // small swap kernels held their lanes behind other lanes' gemms). Opt-in
+  // until measured on GPUs.
+  ComputeLane &pick_lane(const Task &task) {
+    if (urgent_lane_ && task.goes_first) {
+      Stats::add(context_.stats->priority_lane_tasks, 1);
+      return *urgent_lane_;
+    }
+    return lanes_[next_lane_++ % lanes_.size()];
+  }
+
   std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only
   std::deque<Pending> pending_;                      // worker thread only: popped, not issued; never moved
   Pending *issuing_ = nullptr;                       // issue(): the command being issued
@@ -747,8 +772,7 @@ std::unique_ptr<PageLocker> make_cuda_page_locker() {
 
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
                                                        PageLocks *page_locks, CopyThreads *copy_threads,
-                                                       bool copy_unlocked_pageable, unsigned compute_streams,
-                                                       NodeRanks node) {
+                                                       const CudaDeviceOptions &options, NodeRanks node) {
   GpuShare share = share_gpus(cuda_device_count(), node);
   std::vector<int> &ordinals = share.ordinals;
   if (max_gpus >= 0 && static_cast<int>(ordinals.size()) > max_gpus) ordinals.resize(max_gpus);
@@ -763,8 +787,8 @@ std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_
     gpu.usable_bytes /= share.sharers;
     for (unsigned partition = 0; partition < partitions; ++partition) {
       int space = first_space + static_cast<int>(devices.size());
-      auto device = std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, copy_threads,
-                                                 copy_unlocked_pageable, compute_streams);
+      auto device =
+          std::make_unique<CudaDevice>(space, gpu, partition, partitions, page_locks, copy_threads, options);
       partitions_of[i].push_back(device.get());
       devices.push_back(std::move(device));
     }

@@ -74,6 +74,12 @@ inline void check_cublas(cublasStatus_t status, const char *call, const char *fi
 class CudaStream {
 public:
   CudaStream() { CSS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  // `priority` from cudaDeviceGetStreamPriorityRange: lower numbers are more
+  // urgent; the GPU gives SMs to the pending blocks of more urgent streams
+  // first.
+  explicit CudaStream(int priority) {
+    CSS_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority));
+  }
   ~CudaStream() { cudaStreamDestroy(stream_); }
   CudaStream(const CudaStream &) = delete;
   CudaStream &operator=(const CudaStream &) = delete;

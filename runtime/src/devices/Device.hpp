@@ -109,18 +109,27 @@ struct NodeRanks;
 
 // The CUDA devices present (empty without CUDA support or GPUs): of the
 // GPUs this process's place in its node gives it (`node`, GpuSharing.hpp),
+// How each GPU device copies and computes.
+struct CudaDeviceOptions {
+  // Contiguous memory not locked yet is copied as it is (strided regions are
+  // locked first): CSS_UNLOCKED_COPIES.
+  bool copy_unlocked_pageable = false;
+  // Compute streams ("lanes") that tasks take in turn: CSS_GPU_STREAMS.
+  unsigned compute_streams = 3;
+  // One more lane, of the device's highest stream priority, for the tasks the
+  // helper runs ahead of others (Task::goes_first): CSS_GPU_PRIORITY_LANE.
+  bool priority_lane = false;
+};
+
 // the first `max_gpus` (negative: all), each appearing as `partitions`
-// devices (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`,
-// each device running tasks on `compute_streams` streams. Their copies of
-// host memory go through `page_locks` (null: pageable copies), which must
-// outlive them; what is not locked yet they copy through staging buffers
-// filled by `copy_threads` (null: they lock it first; StagedCopies.hpp), or,
-// with `copy_unlocked_pageable`, as it is (contiguous pieces; strided regions
-// are locked first).
+// devices (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`.
+// Their copies of host memory go through `page_locks` (null: pageable
+// copies), which must outlive them; what is not locked yet they copy through
+// staging buffers filled by `copy_threads` (null: they lock it first;
+// StagedCopies.hpp), or as it is (`options`).
 std::vector<std::unique_ptr<Device>> make_cuda_devices(int first_space, int max_gpus, unsigned partitions,
                                                        PageLocks *page_locks, CopyThreads *copy_threads,
-                                                       bool copy_unlocked_pageable, unsigned compute_streams,
-                                                       NodeRanks node);
+                                                       const CudaDeviceOptions &options, NodeRanks node);
 int cuda_device_count();
 // Locks pages with cudaHostRegister (null without CUDA support).
 std::unique_ptr<PageLocker> make_cuda_page_locker();

@@ -4,8 +4,8 @@
 #include "memory/PageLocks.hpp"
 
 namespace gpuss {
-std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, PageLocks *, CopyThreads *, bool,
-                                                       unsigned, NodeRanks) {
+std::vector<std::unique_ptr<Device>> make_cuda_devices(int, int, unsigned, PageLocks *, CopyThreads *,
+                                                       const CudaDeviceOptions &, NodeRanks) {
   return {};
 }
 int cuda_device_count() {

@@ -158,6 +158,7 @@ void Helper::make_ready(TaskRef task) {
   bool accelerators =
       task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
   bool first = goes_first(*task);
+  task->goes_first = first;
   std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
   // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is
   // bounded so that a huge ready list costs at most that much per task.

@@ -102,13 +102,38 @@ namespace {
 // Every variable the runtime reads (docs/environment.md). from_environment
 // reads only these, and unknown_variables warns about any other CSS_* name.
 constexpr const char *known_variables[] = {
-    "CSS_NUM_CPUS",         "CSS_NUM_GPUS",       "CSS_SIM_DEVICES",    "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-    "CSS_EVICTION",         "CSS_SCHEDULER",      "CSS_SIM_MODEL",      "CSS_GPU_MEMORY",     "CSS_RENAME_MEMORY",
-    "CSS_PREFETCH_DEPTH",   "CSS_WB_CLEAN",       "CSS_EARLY_WRITE_BACK", "CSS_CRITICAL_PATH", "CSS_FAN_OUT_FIRST",
-    "CSS_LOAD_AHEAD",       "CSS_GPU_STREAMS",    "CSS_PIN_HOST",       "CSS_NESTED",         "CSS_DEVICE_GUARD",
-    "CSS_SPIN",             "CSS_STATS",          "CSS_DAG",            "CSS_TRACE",          "CSS_MAX_TASKS",
-    "CSS_PIN_THREADS",      "CSS_MPI_NET",        "CSS_STAGING_THREADS", "CSS_DEVICE_EXTENTS",
-    "CSS_DEVICE_ALIASES",   "CSS_UNLOCKED_COPIES",
+    "CSS_NUM_CPUS",
+    "CSS_NUM_GPUS",
+    "CSS_SIM_DEVICES",
+    "CSS_GPU_PARTITIONS",
+    "CSS_CACHE_POLICY",
+    "CSS_EVICTION",
+    "CSS_SCHEDULER",
+    "CSS_SIM_MODEL",
+    "CSS_GPU_MEMORY",
+    "CSS_RENAME_MEMORY",
+    "CSS_PREFETCH_DEPTH",
+    "CSS_WB_CLEAN",
+    "CSS_EARLY_WRITE_BACK",
+    "CSS_CRITICAL_PATH",
+    "CSS_FAN_OUT_FIRST",
+    "CSS_LOAD_AHEAD",
+    "CSS_GPU_STREAMS",
+    "CSS_PIN_HOST",
+    "CSS_NESTED",
+    "CSS_DEVICE_GUARD",
+    "CSS_SPIN",
+    "CSS_STATS",
+    "CSS_DAG",
+    "CSS_TRACE",
+    "CSS_MAX_TASKS",
+    "CSS_PIN_THREADS",
+    "CSS_MPI_NET",
+    "CSS_STAGING_THREADS",
+    "CSS_DEVICE_EXTENTS",
+    "CSS_DEVICE_ALIASES",
+    "CSS_UNLOCKED_COPIES",
+    "CSS_GPU_PRIORITY_LANE",
 };
 
 const char *variable(const char *name) {
@@ -248,6 +273,8 @@ Config Config::from_environment() {
     config.device_extents = parse_flag("CSS_DEVICE_EXTENTS", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
+  if (const char *v = variable("CSS_GPU_PRIORITY_LANE"))
+    config.gpu_priority_lane = parse_flag("CSS_GPU_PRIORITY_LANE", v);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);
   if (const char *v = variable("CSS_PIN_THREADS")) {
     config.pin_threads = parse_count("CSS_PIN_THREADS", v, 0, 16);

@@ -80,6 +80,8 @@ struct Config {
                                  // whose fetch engines have room load the inputs of the highest-ranked
                                  // unfinished tasks before those tasks are ready
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
+  bool gpu_priority_lane = false; // CSS_GPU_PRIORITY_LANE=1: one more compute stream per GPU, of the highest
+                                  // priority, for the tasks that go first (fan-out, highpriority)
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
                                  // code on fewer GPUs; max_gpu_partitions at most)
   HostPinning pin_host = HostPinning::UntilFreed; // CSS_PIN_HOST: 1 | barrier | 0

@@ -34,7 +34,7 @@ std::string StatsSnapshot::format_line() const {
        << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
        << " probed_lock_GBs=" << rate << " staged_bytes=" << staged_bytes
        << " stage_s=" << seconds(stage_seconds) << " device_peak_bytes=" << device_peak_bytes
-       << " bytes_on_device=" << bytes_on_device;
+       << " bytes_on_device=" << bytes_on_device << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   auto at = [](const std::vector<std::uint64_t> &values, std::size_t i) {
@@ -76,6 +76,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.early_releases = get(early_releases);
   s.child_tasks = get(child_tasks);
   s.inline_tasks = get(inline_tasks);
+  s.priority_lane_tasks = get(priority_lane_tasks);
   s.submit_waits = get(submit_waits);
   s.edges = get(edges.value);
   s.pin_host = pin_host;

@@ -30,6 +30,7 @@ struct StatsSnapshot {
   std::uint64_t loads_ahead = 0;       // host-to-device copies made before any task asked (CSS_LOAD_AHEAD)
   std::uint64_t early_releases = 0;    // frees of memory used since the last barrier, which first settled it
   std::uint64_t child_tasks = 0;       // tasks created inside task bodies that ran as tasks (counted in tasks)
+  std::uint64_t priority_lane_tasks = 0; // GPU tasks run on a priority lane (CSS_GPU_PRIORITY_LANE)
   std::uint64_t inline_tasks = 0;      // tasks created inside task bodies that ran inline (not in tasks)
   std::uint64_t submit_waits = 0;      // times the master waited because CSS_MAX_TASKS tasks were in flight
   std::uint64_t edges = 0;             // dependency edges made between unfinished tasks (copy-backs included)

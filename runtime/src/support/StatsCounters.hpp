@@ -35,6 +35,8 @@ struct Stats {
   std::atomic<std::uint64_t> loads_ahead{0};
   std::atomic<std::uint64_t> early_releases{0};
   std::atomic<std::uint64_t> child_tasks{0};  // tasks created inside tasks that ran as tasks
+  std::atomic<std::uint64_t> priority_lane_tasks{
+      0};                                     // GPU tasks run on a priority lane (CSS_GPU_PRIORITY_LANE)
   std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
   std::atomic<std::uint64_t> submit_waits{0}; // the master waited for tasks in flight (CSS_MAX_TASKS)
   // Dependency edges made between unfinished tasks: by the master at every
