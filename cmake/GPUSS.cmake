@@ -12,7 +12,9 @@
 # directories and definitions. With GPUSS_PRETRANSLATED_DIR set, the sources
 # are taken from ${GPUSS_PRETRANSLATED_DIR}/<name>/<basename> and no
 # translator is needed. The target `gpuss-pretranslated` gathers every
-# translated source into ${CMAKE_BINARY_DIR}/pretranslated/<name>/.
+# translated source into ${CMAKE_BINARY_DIR}/pretranslated/<name>/, with
+# sources.sha256, the hashes of the project files the translation read; a
+# build from such a folder stops if its own copies of them differ.
 #
 # Works inside the GPUSs build and, through find_package(GPUSS), outside it.
 include_guard(GLOBAL)
@@ -42,6 +44,8 @@ function(_gpuss_resolve out_translate out_lib)
 endfunction()
 
 function(gpuss_add_executable name)
+  # Writes and checks which sources a pre-translated folder was made from.
+  set(GPUSS_MANIFEST_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/GPUSSPretranslatedManifest.cmake")
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;LINK_LIBRARIES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpuss_add_executable(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
@@ -145,6 +149,16 @@ function(gpuss_add_executable name)
   endif()
 
   add_executable(${name} ${host_sources} ${objects})
+  if(GPUSS_PRETRANSLATED_DIR)
+    # At every build, not only at configure: sources change between builds.
+    add_custom_target(gpuss-check-pretranslated-${name}
+      COMMAND ${CMAKE_COMMAND} -DMODE=check "-DROOT=${PROJECT_SOURCE_DIR}"
+              "-DMANIFEST=${GPUSS_PRETRANSLATED_DIR}/${name}/sources.sha256" "-DPROGRAM=${name}"
+              -P "${GPUSS_MANIFEST_SCRIPT}"
+      COMMENT "Checking ${GPUSS_PRETRANSLATED_DIR}/${name} against its sources"
+      VERBATIM)
+    add_dependencies(${name} gpuss-check-pretranslated-${name})
+  endif()
   target_include_directories(${name} PRIVATE ${include_dirs} ${source_dirs})
   target_compile_definitions(${name} PRIVATE ${ARG_COMPILE_DEFINITIONS})
   target_link_libraries(${name} PRIVATE ${lib} ${ARG_LINK_LIBRARIES})
@@ -155,12 +169,20 @@ function(gpuss_add_executable name)
 
   if(NOT GPUSS_PRETRANSLATED_DIR)
     set(gather_dir "${CMAKE_BINARY_DIR}/pretranslated/${name}")
+    # Joined with "|": COMMAND_EXPAND_LISTS would split a ";" list into arguments.
+    set(depfiles "")
+    foreach(out IN LISTS translated)
+      string(APPEND depfiles "${out}.d|")
+    endforeach()
     add_custom_target(gpuss-pretranslated-${name}
       COMMAND ${CMAKE_COMMAND} -E make_directory "${gather_dir}"
       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${translated} "${gather_dir}/"
+      COMMAND ${CMAKE_COMMAND} -DMODE=write "-DROOT=${PROJECT_SOURCE_DIR}" "-DBINARY_DIR=${CMAKE_BINARY_DIR}"
+              "-DMANIFEST=${gather_dir}/sources.sha256" "-DDEPFILES=${depfiles}"
+              -P "${GPUSS_MANIFEST_SCRIPT}"
       DEPENDS ${translated}
       COMMENT "Gathering the translated sources of ${name} in ${gather_dir}"
-      VERBATIM)
+      VERBATIM COMMAND_EXPAND_LISTS)
     add_dependencies(gpuss-pretranslated gpuss-pretranslated-${name})
   endif()
 endfunction()
