@@ -5,7 +5,8 @@
 # device. Orders: rank (critical path, as the runtime ranks a barrier's tasks), chain (rank, but a tile's
 # next update right after its last when ready), submit (submission: right-looking), left (left-looking),
 # key (by the first write of the written tile), last (by the last write of the written tile: it finishes
-# one tile at a time and comes out as the left-looking order). Offline arithmetic, no runtime: it tells
+# one tile at a time and comes out as the left-looking order), file:PATH (one submission index a line, 0-based:
+# the order a run ran, from its trace by trace_order.py). Offline arithmetic, no runtime: it tells
 # which order an out-of-core schedule should aim at (performance.md, 2026-11-28).
 #   python3 order_replay.py 64 768        # n = 131072, tile 2048, through 24 GiB
 import heapq, sys
@@ -124,7 +125,13 @@ def last_key_order():
     for t, x in enumerate(tasks): last[x[5]] = t
     return list_schedule([(last[tasks[t][5]], t) for t in range(n)])
 orders = {'last': last_key_order, 'key': key_order, 'rank': lambda: list_schedule([(-rank[t], t) for t in range(n)]), 'chain': lambda: order_by('chain'), 'submit': lambda: list(range(n)), 'left': left_order}
+def file_order(path):
+    # file:PATH: an order from elsewhere (a run's, by trace_order.py), one submission index a line, 0-based
+    o = [int(x) for x in open(path).read().split()]
+    pos = {t: p for p, t in enumerate(o)}
+    assert all(pos[p] < pos[t] for t in range(n) for p in preds[t] if t in pos and p in pos), 'order breaks a dependency'
+    return o
 for policy in sys.argv[3:] or orders:
-    o = orders[policy]()
+    o = file_order(policy[5:]) if policy.startswith('file:') else orders[policy]()
     assert sorted(o) == list(range(n))
     print(policy, 'loads', belady(o), 'x matrix', round(belady(o) / blocks, 2))
