@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|staging|pageable|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
+# scripts/gpu-node.sh [checks|tests|sanitize|bench|ab|gemm|potri|lu|mpi|firstrun|staging|pageable|lanes|outofcore|multi|multi2|ab18|all] [bench options | ab variants...]:
 # build and run GPUSs on a GPU node that has CUDA, cmake and ninja but no Clang libraries. gemm, potri and lu
 # run the checks of examples/gemm, examples/potri or examples/lu on the GPUs, then bench/gemm/run.sh,
 # bench/potri/run.sh or bench/lu/run.sh with the options given (--budget, --sizes, ...); SKIP_CHECKS=1 runs the
@@ -308,6 +308,29 @@ if [[ $what == staging ]]; then
     python3 "$root/scripts/trace-summary.py" "$out/trace-staged-49152.json" --window 50 2>&1 | tee "$out/trace-staged.txt" |
       sed -n 1,30p
   fi
+fi
+if [[ $what == lanes ]]; then
+  # What 2026-11-28 (second session) left for a GPU: CSS_GPU_PRIORITY_LANE (opt-in, never run on a GPU).
+  # Its GPU test, then A/B in alternating rounds, one process a run, memory locked before the clock:
+  # Cholesky n = 49152 and LU n = 49152 on one GPU, Cholesky n = 65536 on every GPU; LU's check with the lane.
+  echo "== the priority lane's GPU test"
+  "$build/bin/gpuss_gpu_tests" --gtest_filter='GpuPriorityLane*' 2>&1 | tee "$out/lanes-tests.log" |
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |error" | sed -n 1,10p
+  lane_run() { # label lane program gpus options...
+    local label=$1 lane=$2 prog=$3 g=$4; shift 4
+    CSS_NUM_GPUS=$g CSS_STATS=1 CSS_GPU_PRIORITY_LANE=$lane "$build/bin/$prog" "$@" 2>&1 | tee -a "$out/lanes.log" |
+      grep -oE "^$prog .*|priority_lane_tasks=[0-9]+" | tr '\n' ' ' | sed "s/^/$label lane=$lane /"; echo
+  }
+  lane_run lu-check 1 lu 1 -n 16384 -t 1024 -p d --gpu-panel --check
+  for round in 1 2; do
+    for lane in 0 1; do
+      lane_run "cholesky r$round" $lane cholesky 1 -n 49152 -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked
+      lane_run "lu r$round" $lane lu 1 -n 49152 -t 2048 -p d --gpu-panel --prelocked
+      if ((gpus > 1)); then
+        lane_run "cholesky-all r$round" $lane cholesky "$gpus" -n 65536 -t 2048 -p d --gpu-potrf --inverse-trsm --prelocked
+      fi
+    done
+  done
 fi
 if [[ $what == pageable ]]; then
   # Issues 19 and 21, left for a GPU on 2026-11-28: (1) the GPU cases that copy memory not locked yet as it
