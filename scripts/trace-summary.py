@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise a GPUSs trace (CSS_TRACE=file.json) in text.
 
-    scripts/trace-summary.py TRACE.json [--window MS] [--gaps N] [--from LABEL]
+    scripts/trace-summary.py TRACE.json [--window MS] [--gaps N] [--from LABEL[#K]]
 
 The trace opens in ui.perfetto.dev; this answers the first questions without
 it: how busy each worker was, when it idled, and what moved. It prints
@@ -10,11 +10,17 @@ it: how busy each worker was, when it idled, and what moved. It prints
     span, task or copy count and bytes;
   - a timeline: each worker's busy share per window of the span;
   - each worker's longest idle gaps between tasks, with the task that ended
-    the gap.
+    the gap;
+  - per worker and task label: count, summed time, mean and the 10th, 50th
+    and 90th percentiles of a task's time (on a GPU with several compute
+    streams a kernel's time includes what shares the GPU with it; run with
+    CSS_GPU_STREAMS=1 for each task's own).
 
 The span runs from the first task labelled LABEL (default: the first event)
 to the last event, so that set-up tasks (a matrix's initialisation) can be
-left out: --from chol_dpotrf starts at the factorisation.
+left out: --from chol_dpotrf starts at the factorisation, and --from
+lu_dpanel_gpu#25 at the 25th panel (the second factorisation of a run with
+24 steps and --prelocked).
 """
 import argparse
 import json
@@ -63,7 +69,8 @@ def main():
     parser.add_argument("trace")
     parser.add_argument("--window", type=float, default=0, help="timeline window in ms (default: span/20)")
     parser.add_argument("--gaps", type=int, default=3, help="longest gaps listed per worker")
-    parser.add_argument("--from", dest="start_label", default=None, help="span starts at this task's first run")
+    parser.add_argument("--from", dest="start_label", default=None,
+                        help="span starts at this task's first run (LABEL), or its K-th (LABEL#K)")
     args = parser.parse_args()
 
     spans = load(args.trace)
@@ -71,13 +78,15 @@ def main():
         sys.exit("trace-summary: no events in " + args.trace)
     begin = min(s["start"] for s in spans)
     if args.start_label:
-        starts = [s["start"] for s in spans if s["name"] == args.start_label]
-        if not starts:
-            sys.exit("trace-summary: no task labelled " + args.start_label)
-        begin = min(starts)
+        label, _, nth = args.start_label.partition("#")
+        starts = sorted(s["start"] for s in spans if s["name"] == label)
+        k = int(nth) if nth else 1
+        if len(starts) < k or k < 1:
+            sys.exit("trace-summary: no run %d of a task labelled %s (%d runs)" % (k, label, len(starts)))
+        begin = starts[k - 1]
     end = max(s["end"] for s in spans)
     span = end - begin
-    spans = [s for s in spans if s["end"] > begin]
+    spans = [s for s in spans if s["start"] >= begin]
     tracks = sorted({s["track"] for s in spans})
     workers = [t for t in tracks if not is_copy_track(t)]
 
@@ -114,6 +123,20 @@ def main():
             gaps.sort(reverse=True)
             listed = ", ".join("%.3f ms at %.3f before %s" % g for g in gaps[:args.gaps])
             print("%-32s %s" % (track[:32], listed or "none"))
+
+    print("\ntasks by label (times in ms)")
+    print("%-32s %-24s %7s %10s %8s %8s %8s %8s" % ("track", "label", "count", "sum", "mean", "p10", "p50", "p90"))
+    for track in workers:
+        by_label = {}
+        for s in spans:
+            if s["track"] == track:
+                by_label.setdefault(s["name"], []).append(s["end"] - s["start"])
+        for label, times in sorted(by_label.items(), key=lambda item: -sum(item[1])):
+            times.sort()
+            pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+            print("%-32s %-24s %7d %10.3f %8.3f %8.3f %8.3f %8.3f" % (track[:32], label[:24], len(times), sum(times),
+                                                                     sum(times) / len(times), pick(0.1), pick(0.5),
+                                                                     pick(0.9)))
 
 
 if __name__ == "__main__":
