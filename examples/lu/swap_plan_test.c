@@ -33,19 +33,14 @@ static int broken_plans; /* plans with a row twice a destination or twice a sour
  * destination written. Rows are global; the block starts at row0. A kernel
  * does the writes at once, in no order, so the plan must not name a row
  * twice as a destination (nor, being a permutation, twice as a source). */
-static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int lo, int hi) {
-  int *prev = malloc(sizeof(int) * nb), *cur = malloc(sizeof(int) * nb), *dep = malloc(sizeof(int) * nb);
-  int *src = malloc(sizeof(int) * 2 * nb), *dst = malloc(sizeof(int) * 2 * nb);
-  double *values = malloc(sizeof(double) * 2 * nb);
-  for (int r = 0; r < nb; r++)
-    prev[r] = ipiv[r] - 1 >= row0 + nb ? lu_swap_previous(ipiv, r) : -7; /* -7: must not be read */
-  int count = lu_swap_plan(ipiv, nb, row0, lo, hi, prev, cur, dep, src, dst);
+static void apply_moves(double *block, int lda, int row0, const int *src, const int *dst, int count) {
   for (int i = 0; i < count; i++)
     for (int j = 0; j < i; j++)
       if (dst[i] == dst[j] || src[i] == src[j]) {
         broken_plans++;
         i = j = count; /* once per plan */
       }
+  double *values = malloc(sizeof(double) * (size_t)(count > 0 ? count : 1));
   for (int c = 0; c < cols; c++) {
     double *column = block + (size_t)c * lda - row0;
     for (int i = 0; i < count; i++)
@@ -53,7 +48,17 @@ static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int
     for (int i = 0; i < count; i++)
       column[dst[i]] = values[i];
   }
-  free(prev), free(cur), free(dep), free(src), free(dst), free(values);
+  free(values);
+}
+
+/* The plan of [lo, hi) as one thread makes it (lu_swap_plan), applied. */
+static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int lo, int hi) {
+  int *prev = malloc(sizeof(int) * nb), *cur = malloc(sizeof(int) * nb), *dep = malloc(sizeof(int) * nb);
+  int *src = malloc(sizeof(int) * 2 * nb), *dst = malloc(sizeof(int) * 2 * nb);
+  for (int r = 0; r < nb; r++)
+    prev[r] = ipiv[r] - 1 >= row0 + nb ? lu_swap_previous(ipiv, r) : -7; /* -7: must not be read */
+  apply_moves(block, lda, row0, src, dst, lu_swap_plan(ipiv, nb, row0, lo, hi, prev, cur, dep, src, dst));
+  free(prev), free(cur), free(dep), free(src), free(dst);
 }
 
 /* As apply(), for a range below the diagonal tile row, with the plan made
@@ -63,25 +68,12 @@ static void apply(double *block, int lda, int row0, const int *ipiv, int nb, int
 static void apply_below(double *block, int lda, int row0, const int *ipiv, int nb, int lo, int hi) {
   int *src = malloc(sizeof(int) * 2 * nb), *dst = malloc(sizeof(int) * 2 * nb);
   int *first = malloc(sizeof(int) * (size_t)(hi - lo)), *last = malloc(sizeof(int) * (size_t)(hi - lo));
-  double *values = malloc(sizeof(double) * 2 * nb);
   lu_swap_ends_below(ipiv, nb, lo, hi, first, last);
   int count = 0;
   for (int r = nb - 1; r >= 0; r--)
     count += lu_swap_moves_below(ipiv, nb, row0, lo, hi, first, last, r, src + count, dst + count);
-  for (int i = 0; i < count; i++)
-    for (int j = 0; j < i; j++)
-      if (dst[i] == dst[j] || src[i] == src[j]) {
-        broken_plans++;
-        i = j = count;
-      }
-  for (int c = 0; c < cols; c++) {
-    double *column = block + (size_t)c * lda - row0;
-    for (int i = 0; i < count; i++)
-      values[i] = column[src[i]];
-    for (int i = 0; i < count; i++)
-      column[dst[i]] = values[i];
-  }
-  free(src), free(dst), free(first), free(last), free(values);
+  apply_moves(block, lda, row0, src, dst, count);
+  free(src), free(dst), free(first), free(last);
 }
 
 /* 0 when both ways match laswp; prints the case otherwise. */

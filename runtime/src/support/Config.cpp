@@ -281,13 +281,13 @@ Config Config::from_environment() {
     config.pin_threads_set = true;
   }
   if (const char *v = variable("CSS_UNLOCKED_COPIES")) {
+    // The names are to_string's.
     const std::string value(v);
-    if (value == "auto")
-      config.unlocked_copies = UnlockedCopies::Auto;
-    else if (value == "lock")
-      config.unlocked_copies = UnlockedCopies::Lock;
-    else if (value == "pageable")
-      config.unlocked_copies = UnlockedCopies::Pageable;
+    const UnlockedCopies modes[] = {UnlockedCopies::Auto, UnlockedCopies::Lock, UnlockedCopies::Pageable};
+    auto mode = std::find_if(std::begin(modes), std::end(modes),
+                             [&](UnlockedCopies m) { return value == to_string(m); });
+    if (mode != std::end(modes))
+      config.unlocked_copies = *mode;
     else
       fatal("CSS_UNLOCKED_COPIES='" + value +
             "' is not auto, lock (lock host memory before its first copy) or pageable (copy it as it is "
