@@ -729,6 +729,11 @@ TEST(GpuEarlyRelease, ReallocAndFreeRightAfterTheTasks) {
 // scale of block 0, read by every axpy of the round) take the GPU's
 // high-priority stream, the others the usual lanes, and the results are
 // those of the sequential program; without the lane nothing takes it.
+// A host task holds block 0 until every task is submitted: a task's fan-out
+// is judged when it becomes ready, and a scale ready at its submission (the
+// first, or a later one whose block was renamed away from the last round's
+// readers) would have no axpy behind it yet (its first version failed so on
+// an H200, 2026-11-28).
 TEST(GpuPriorityLane, FanOutTasksTakeItAndResultsHold) {
   if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
   constexpr std::size_t blocks = 12, n = 1 << 18;
@@ -744,6 +749,10 @@ TEST(GpuPriorityLane, FanOutTasksTakeItAndResultsHold) {
     config.num_cpus = 1;
     config.gpu_priority_lane = lane;
     Runtime runtime(config);
+    std::atomic<bool> gate{false};
+    std::atomic<bool> *gate_pointer = &gate;
+    submit(runtime, wait_for_gate_body, gate_pointer, {access(data[0].data(), n * sizeof(double), CSS_INOUT)},
+           CSS_DEVICE_SMP);
     for (int round = 0; round < rounds; ++round) {
       submit(runtime, scale_body, ScaleArgs{n, 0.5, 1.0},
              {access(data[0].data(), n * sizeof(double), CSS_INOUT)});
@@ -757,11 +766,12 @@ TEST(GpuPriorityLane, FanOutTasksTakeItAndResultsHold) {
           expected[b][i] += 0.25 * expected[0][i];
       }
     }
+    gate.store(true);
     runtime.finish();
     const auto stats = runtime.stats();
     if (lane)
-      EXPECT_GE(stats.priority_lane_tasks, static_cast<std::uint64_t>(rounds - 1))
-          << "every scale after the first waits for the previous round's axpys, and all of them for it";
+      EXPECT_GE(stats.priority_lane_tasks, static_cast<std::uint64_t>(rounds))
+          << "every scale becomes ready with its round's axpys behind it";
     else
       EXPECT_EQ(stats.priority_lane_tasks, 0u);
     for (std::size_t b = 0; b < blocks; ++b)
