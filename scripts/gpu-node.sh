@@ -83,6 +83,7 @@ if [[ $what == tests || $what == all ]]; then
   echo "== GPU tests"
   (cd "$build" && ctest -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log" | tail -8)
   "$build/bin/host_pinning" 8 256 | tee -a "$out/host_pinning.log"
+  "$build/bin/unlocked_copies" 8 32 | tee -a "$out/unlocked_copies.log"
   for cpus in 1 2 4; do "$build/bin/task_overhead" --cpus $cpus | tee -a "$out/task_overhead.log"; done
 fi
 if [[ $what == sanitize ]]; then
