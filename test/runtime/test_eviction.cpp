@@ -154,6 +154,31 @@ TEST(NextUseEviction, EvictsTheFurthestNextUse) {
   EXPECT_TRUE(device.resident(C));
 }
 
+// The ranked order expects D, then B, C and A last, but the task reading A
+// is ready (waiting in a ready list) and the others are not: the device will
+// take the ready one soon, so C, the furthest of the rest, goes and A stays.
+// Once A's reader is placed, the expected order alone decides: A goes.
+TEST(NextUseEviction, KeepsWhatAReadyTaskUses) {
+  for (bool ready : {true, false}) {
+    SCOPED_TRACE(ready ? "A's reader ready" : "A's reader placed");
+    OneDevice device(Eviction::NextUse, 3, 4);
+    for (int i : {A, B, C})
+      ASSERT_EQ(device.run(OneDevice::task(device.object(i), false)), PlanOutcome::Ready);
+    TaskRef reads_d = OneDevice::task(device.object(D), false, 4);
+    TaskRef reads_b = OneDevice::task(device.object(B), false, 3);
+    TaskRef reads_c = OneDevice::task(device.object(C), false, 2);
+    TaskRef reads_a = OneDevice::task(device.object(A), false, 1);
+    device.directory().expect_order({reads_d, reads_b, reads_c, reads_a});
+    device.directory().note_ready(*reads_a);
+    if (!ready) device.directory().note_placed(*reads_a);
+    EXPECT_EQ(device.object(A)->ready_uses, ready ? 1u : 0u);
+    ASSERT_EQ(device.run(reads_d), PlanOutcome::Ready);
+    EXPECT_EQ(device.resident(A), ready);
+    EXPECT_TRUE(device.resident(B)) << "B is used next after D";
+    EXPECT_EQ(device.resident(C), !ready);
+  }
+}
+
 TEST(NextUseEviction, NextUseAdvancesAsTasksComplete) {
   OneDevice device(Eviction::NextUse, 3, 4);
   TaskRef first = OneDevice::task(device.object(A), false, 2);

@@ -87,6 +87,9 @@ struct DataObject : std::enable_shared_from_this<DataObject> {
   // first (Directory::expect_order): its next use is the front, and an
   // object with none has no known future use (CSS_EVICTION=next-use).
   std::vector<std::uint64_t> upcoming_uses; // no allocation while empty (a deque allocates at once)
+  // Ready tasks that use it and are not placed yet (Directory::note_ready,
+  // note_placed; CSS_EVICTION=next-use): the device will take those next.
+  std::uint32_t ready_uses = 0;
 
   std::size_t storage_bytes() const { return shape.span(); }
   bool has_parts() const { return !parts.empty(); }

@@ -118,6 +118,12 @@ void Directory::forget_expected_uses(const Task &task, const std::vector<ObjectU
   }
 }
 
+void Directory::count_ready_uses(const Task &task, int change) {
+  if (eviction_ != Eviction::NextUse) return;
+  for (const BoundAccess &access : task.accesses)
+    if (access.object) access.object->ready_uses += change;
+}
+
 std::uint64_t Directory::eviction_score(const DataObject &object, int space) const {
   // Belady's rule: the furthest next use goes first. With no known use
   // (none of the unfinished ranked tasks uses it, or no barrier has ranked
@@ -128,10 +134,15 @@ std::uint64_t Directory::eviction_score(const DataObject &object, int space) con
   // quarter nearer, so a clean victim is preferred among close ones.
   const bool dirty = object.dirty_space == space;
   const std::uint64_t next = next_use(object);
-  if (next == no_known_use) return dirty ? no_known_use - 1 : no_known_use;
+  constexpr std::uint64_t furthest = std::uint64_t{1} << 58;
+  // A replica that a ready task uses goes after any that none does,
+  // whatever their expected positions: the ready ones run next.
+  const bool ready_use = object.ready_uses > 0;
+  if (next == no_known_use && !ready_use) return dirty ? no_known_use - 1 : no_known_use;
   const std::uint64_t distance =
-      std::min<std::uint64_t>(next > frontier_ ? next - frontier_ : 0, std::uint64_t{1} << 60);
-  return dirty ? 3 * distance : 4 * distance;
+      next == no_known_use ? furthest : std::min(next > frontier_ ? next - frontier_ : 0, furthest);
+  const std::uint64_t score = dirty ? 3 * distance : 4 * distance;
+  return ready_use ? score : score + (std::uint64_t{1} << 61);
 }
 
 DataObject *Directory::next_victim(int space) const {

@@ -157,6 +157,7 @@ void Helper::make_ready(TaskRef task) {
   }
   bool accelerators =
       task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
+  if (!devices_.empty()) directory_.note_ready(*task);
   bool first = goes_first(*task);
   task->goes_first = first;
   std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
@@ -286,6 +287,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     TaskRef waiting;
     if (cpus_->take_back_normal(waiting)) {
       ++host_slots_;
+      if (!devices_.empty()) directory_.note_ready(*waiting);
       ready_[1][0].push_front(std::move(waiting));
       ++ready_count_;
     }
@@ -350,6 +352,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     devices_[space - 1]->submit(
         DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
   }
+  directory_.note_placed(*task);
   return Placement::Dispatched;
 }
 
