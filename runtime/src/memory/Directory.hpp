@@ -26,9 +26,10 @@
 // all others (note_ready): the device runs ready tasks next whatever the
 // expected order says, and the order a run follows strays from the ranked
 // one (performance.md, 2026-11-28: replayed on recorded orders, 11-12%
-// fewer loads and 25-35% fewer write-backs). Dirty victims are written back asynchronously; while the
-// blocks they free, with what is free, would make the room, nothing more
-// is evicted: the task waits for those copies instead.
+// fewer loads and 25-35% fewer write-backs). Dirty victims are written
+// back asynchronously; while the blocks they free, with what is free,
+// would make the room, nothing more is evicted: the task waits for those
+// copies instead.
 //
 // Overlapping objects on one device (CSS_DEVICE_ALIASES). Objects whose
 // regions share bytes (a panel and the tiles inside it) have copies of
@@ -123,9 +124,9 @@ public:
   // position in that order and each object it uses the position as an
   // upcoming use; a task's completion removes its uses (complete).
   void expect_order(const std::vector<TaskRef> &ranked);
-  // Under next-use: the helper made `task` ready (it waits in a ready list),
-  // then placed it on a worker or device; between the two its objects count
-  // it in DataObject::ready_uses, which protects their replicas.
+  // Helper thread, under next-use: the helper made `task` ready (it waits in
+  // a ready list), then placed it on a worker or device; between the two its
+  // objects count it in DataObject::ready_uses, which protects their replicas.
   void note_ready(const Task &task) { count_ready_uses(task, +1); }
   void note_placed(const Task &task) { count_ready_uses(task, -1); }
   // The position of `object`'s next expected use, or no_known_use.

@@ -339,6 +339,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   // on their device's streams.
   send_copy_orders();
   if (outcome == PlanOutcome::Blocked) return Placement::Blocked;
+  directory_.note_placed(*task); // before a worker may run it and drop its accesses
   task->space = space;
   if (space == 0) {
     --host_slots_;
@@ -352,7 +353,6 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     devices_[space - 1]->submit(
         DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
   }
-  directory_.note_placed(*task);
   return Placement::Dispatched;
 }
 
