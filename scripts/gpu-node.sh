@@ -290,7 +290,7 @@ if [[ $what == staging ]]; then
   # locking it as the worker copies it (CSS_STAGING_THREADS=0) and the default (auto), alternating, fresh processes, with
   # cusolverDn (matrix on the GPU) in the same call. STAGING_SIZES (default 49152), STAGING_ROUNDS (2),
   # STAGING_THREADS (the staged variants, default "8 16"), FIRSTRUN_GPUS (1), STAGING_EXTRAS=0 (no single
-  # precision run, no trace).
+  # precision run, no trace), STAGING_LU=0 (no LU first runs, locked as copied against staged, at LU_N).
   echo "== staged first runs: Cholesky, double, tile 2048, --gpu-potrf --inverse-trsm"
   for n in ${STAGING_SIZES:-49152}; do
     "$build/bin/vendor_cholesky" --mode dn -n "$n" | tee -a "$out/staging.log"
@@ -303,6 +303,20 @@ if [[ $what == staging ]]; then
     done
     fr prelocked -- -n "$n" -p d --prelocked
   done
+  if [[ ${STAGING_LU:-1} == 1 ]]; then
+    # LU's strided tiles are locked before their first copy (a pageable copy would take one call a row);
+    # staging packs their rows on the copy threads instead. Not measured before 2026-11-28 (third session).
+    echo "== staged first runs: LU n=${LU_N:-49152}, --gpu-panel"
+    "$build/bin/vendor_lu" --mode dn -n "${LU_N:-49152}" 2>&1 | grep -E "^vendor" | tee -a "$out/staging.log"
+    for round in $(seq 1 "${STAGING_ROUNDS:-2}"); do
+      for threads in 0 ${STAGING_THREADS-8 16}; do
+        CSS_NUM_GPUS=1 CSS_STATS=1 CSS_STAGING_THREADS=$threads "$build/bin/lu" -n "${LU_N:-49152}" -t 2048 -p d \
+          --gpu-panel 2>&1 | tee -a "$out/staging.log" |
+          grep -oE "^lu .*memory=[a-z-]+|seconds=[0-9.]+|gflops=[0-9.]+|staged_bytes=[0-9]+|pinned_bytes=[0-9]+" |
+          tr '\n' ' ' | sed "s/^/lu staging-threads=$threads r$round /"; echo
+      done
+    done
+  fi
   if [[ ${STAGING_EXTRAS:-1} == 1 ]]; then
     fr staged-single CSS_STAGING_THREADS=16 -- -n 49152 -p s
     fr staged-trace CSS_STAGING_THREADS=16 CSS_TRACE="$out/trace-staged-49152.json" -- -n 49152 -p d
