@@ -2,73 +2,20 @@
 #include "SyncDirectives.h"
 
 #include "CodeGen.h"
-
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/Support/Regex.h"
+#include "LoopCounters.h"
 
 namespace gpuss {
 
 using clang::SourceLocation;
 
-namespace {
-
-/// Whether V is the counter of a `for` loop whose body holds the file
-/// offset At: declared in its init, or assigned or stepped in its init or
-/// increment.
-class LoopCounterFinder : public clang::RecursiveASTVisitor<LoopCounterFinder> {
-public:
-  LoopCounterFinder(AnalysisContext &AC, const clang::ValueDecl *V, clang::FileID File, unsigned At)
-      : AC(AC), V(V), File(File), At(At) {}
-  bool Found = false;
-
-  bool VisitForStmt(clang::ForStmt *For) {
-    if (Found || !For->getBody()) return true;
-    SourceLocation B = AC.fileLoc(For->getBody()->getBeginLoc()), E = AC.fileLoc(For->getBody()->getEndLoc());
-    const clang::SourceManager &SM = AC.SM;
-    if (SM.getFileID(B) != File || SM.getFileOffset(B) > At || At > SM.getFileOffset(E)) return true;
-    Found = names(For->getInit()) || names(For->getInc());
-    return true;
-  }
-
-private:
-  bool names(const clang::Stmt *S) const {
-    if (!S) return false;
-    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
-      for (const clang::Decl *D : DS->decls())
-        if (D == V) return true;
-    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(S)) return DRE->getDecl() == V;
-    for (const clang::Stmt *Child : S->children())
-      if (names(Child)) return true;
-    return false;
-  }
-
-  AnalysisContext &AC;
-  const clang::ValueDecl *V;
-  clang::FileID File;
-  unsigned At;
-};
-
-} // namespace
-
-void SyncDirectives::warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope,
-                                           const clang::FunctionDecl *FD, unsigned AtOffset) {
-  if (!It.isClassic() || It.Deref || !It.Members.empty() || It.Dims.size() != 1 ||
-      It.Dims[0].K != Dimension::Extent)
-    return;
-  const Dimension &D = It.Dims[0];
-  static const llvm::Regex Identifier("^[A-Za-z_][A-Za-z0-9_]*$");
-  if (!Identifier.match(D.First.Text)) return;
-  NameMeaning N = Names.resolveName(Scope, D.First.Text);
-  const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
-  if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V) return;
-  LoopCounterFinder Finder(AC, V, SM.getFileID(AC.fileLoc(P.Raw->Begin)), AtOffset);
-  Finder.TraverseStmt(FD->getBody());
-  if (!Finder.Found) return;
-  AC.warning(P.Raw->locationOf(D.Offset),
+void SyncDirectives::warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope) {
+  std::string Counter = loopCounterExtent(AC, Names, Scope, It);
+  if (Counter.empty()) return;
+  AC.warning(P.Raw->locationOf(It.Dims[0].Offset),
              "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
              "OmpSs: with '%1' the counter of a loop around this wait, it waits for other data than element "
              "%1 (for none when %1 is 0); to wait for element %1 write '%2[%1;1]'",
-             It.Text, D.First.Text, It.baseText());
+             It.Text, Counter, It.baseText());
 }
 
 const clang::FunctionDecl *SyncDirectives::functionAround(SourceLocation L) const {
@@ -134,7 +81,7 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
         continue;
       }
       Waited.push_back(*Region);
-      if (!Regions.pointerElementDepth(*B, It)) warnLoopCounterExtent(P, It, Scope, FD, Scope.AtOffset);
+      if (!Regions.pointerElementDepth(*B, It)) warnLoopCounterExtent(P, It, Scope);
     }
     if (!Ok) return;
     Code = genWaitOn(Waited);

@@ -7,9 +7,8 @@
 // (CodeGen), `wait on` with the regions of its items (RegionBuilder: a
 // pointer stored in an array is the data it points to). A directive made by
 // a macro together with other code cannot be rewritten, and is reported.
-// `wait on(x[i])` with `i` the counter of a loop around it is warned about:
-// in GPUSs that is the i elements from x[0], and an OmpSs user meant
-// element i (waiting for the wrong data, for none when i is 0).
+// `wait on(x[i])` with `i` the counter of a loop around it is warned about
+// (LoopCounters.h).
 //
 // Relies on NameLookup, RegionBuilder and AnalysisContext.
 //
@@ -34,10 +33,9 @@ public:
 private:
   /// The function definition whose body holds L, if any.
   const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
-  /// Warns where a `wait on` item `x[i]` counts with the counter of a `for`
-  /// loop of FD whose body holds the directive (at file offset AtOffset).
-  void warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope,
-                             const clang::FunctionDecl *FD, unsigned AtOffset);
+  /// Warns where a `wait on` item `x[i]` counts with the counter of a loop
+  /// around the directive (LoopCounters.h).
+  void warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope);
 
   AnalysisContext &AC;
   clang::SourceManager &SM;

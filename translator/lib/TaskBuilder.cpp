@@ -1,6 +1,7 @@
 //===- TaskBuilder.cpp - A task directive and its function as a task model =//
 #include "TaskBuilder.h"
 
+#include "LoopCounters.h"
 #include "RuntimeSymbols.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -153,7 +154,7 @@ bool TaskBuilder::isConstData(const BaseInfo &B) const {
   return Ctx.getBaseElementType(T).isConstQualified();
 }
 
-void TaskBuilder::warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
+bool TaskBuilder::warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
   llvm::Regex Shifted(
       "^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*([-+][[:space:]]*[0-9]+)?[[:space:]]*$");
   auto variableOf = [&](const PendingAccess &P, bool &IsShifted) -> std::string {
@@ -183,8 +184,24 @@ void TaskBuilder::warnLikelyElementItems(const NameScope &S, const std::vector<P
           "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
           "elements write '%2[%1;1]' and '%4[%5;1]'",
           P.It->Text, D.First.Text, P.It->baseText(), Q.It->Text, Q.It->baseText(), Q.It->Dims[0].First.Text);
-      break;
+      return true;
     }
+  }
+  return false;
+}
+
+void TaskBuilder::warnLoopCounterItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
+  for (const PendingAccess &P : Pending) {
+    if (Regions.pointerElementDepth(P.Base, *P.It)) continue;
+    NameScope ItemScope = S;
+    ItemScope.Raw = P.Raw;
+    std::string Counter = loopCounterExtent(AC, Names, ItemScope, *P.It);
+    if (Counter.empty()) continue;
+    AC.warning(P.Raw->locationOf(P.It->Dims[0].Offset),
+               "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
+               "OmpSs: with '%1' the counter of a loop around this task, the task names other data than "
+               "element %1 (none when %1 is 0); for element %1 write '%2[%1;1]'",
+               P.It->Text, Counter, P.It->baseText());
   }
 }
 
@@ -348,7 +365,7 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
   }
   if (!Ok) return false;
 
-  warnLikelyElementItems(Scope, Pending);
+  if (!warnLikelyElementItems(Scope, Pending)) warnLoopCounterItems(Scope, Pending);
 
   // Regions of one base are reached through one pointer: the runtime
   // keeps them in one storage (css_access::group).

@@ -73,7 +73,11 @@ private:
   /// extent on a plain pointer is a variable plus or minus a number and
   /// another item of the same pointer has that variable (or it plus or minus
   /// a number) as extent, the writer most likely meant elements: a warning.
-  void warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending);
+  /// Whether it warned.
+  bool warnLikelyElementItems(const NameScope &S, const std::vector<PendingAccess> &Pending);
+  /// Call-site tasks and task blocks: items `x[i]` counted with the counter
+  /// of a loop around the directive (LoopCounters.h).
+  void warnLoopCounterItems(const NameScope &S, const std::vector<PendingAccess> &Pending);
 
   /// The parameters of a task of function FD: how each is stored and
   /// passed, and the access its pointer is rebased with.
