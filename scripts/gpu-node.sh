@@ -514,8 +514,17 @@ if [[ $what == multi2 ]]; then
       tr '\n' ' ' | sed "s/^/$label g=$g /"; echo
   }
   if [[ ${EXAMPLES:-1} == 1 ]]; then
+  # Issue 23 asks for a trace of each 4-GPU run: the first run of each example is traced and summarised
+  # (busy share per GPU, bytes between GPUs, idle gaps); EX_TRACE=0 leaves the traces out.
+  extrace() { # label: summarise and drop $out/trace-ex.json
+    [[ ${EX_TRACE:-1} == 1 && -f "$out/trace-ex.json" ]] || return 0
+    python3 "$root/scripts/trace-summary.py" "$out/trace-ex.json" --gaps 2 2>&1 | tee "$out/trace-$1.txt" | sed -n 1,30p
+    rm -f "$out/trace-ex.json"
+  }
+  trace_env=(); [[ ${EX_TRACE:-1} == 1 ]] && trace_env=(CSS_TRACE="$out/trace-ex.json")
   echo "== GEMM n=$exn on $gpus GPUs"
-  ex gemm-first-run gemm "$gpus" -- -n "$exn" -t 2048 -p d
+  ex gemm-first-run gemm "$gpus" "${trace_env[@]}" -- -n "$exn" -t 2048 -p d
+  extrace gemm
   ex gemm-prelocked gemm "$gpus" -- -n "$exn" -t 2048 -p d --prelocked
   # cublasXt's own tile (--block) as bench/gemm/run.sh sets it: 8192 (its default, 1024, is far slower).
   for mode in xt xt-pinned; do
@@ -523,11 +532,13 @@ if [[ $what == multi2 ]]; then
       grep -E "^vendor" | tee -a "$out/multi2.log"
   done
   echo "== SPD inverse n=$exn on $gpus GPUs"
-  ex potri-first-run potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag
+  ex potri-first-run potri "$gpus" "${trace_env[@]}" -- -n "$exn" -t 2048 -p d --gpu-diag
+  extrace potri
   ex potri-prelocked potri "$gpus" -- -n "$exn" -t 2048 -p d --gpu-diag --prelocked
   "$build/bin/vendor_potri" --mode mg -n "$exn" --gpus "$gpus" 2>&1 | grep -E "^vendor" | tee -a "$out/multi2.log"
   echo "== LU n=$lun on $gpus GPUs"
-  ex lu-first-run lu "$gpus" -- -n "$lun" -t 2048 -p d --gpu-panel
+  ex lu-first-run lu "$gpus" "${trace_env[@]}" -- -n "$lun" -t 2048 -p d --gpu-panel
+  extrace lu
   ex lu-1gpu lu 1 -- -n "$lun" -t 2048 -p d --gpu-panel
   for b in 1024 512 256; do
     "$build/bin/vendor_lu" --mode mg -n "$lun" --gpus "$gpus" --block $b 2>&1 | tee -a "$out/multi2.log" | grep -E "^vendor" && break
