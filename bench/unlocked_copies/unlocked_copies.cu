@@ -16,6 +16,8 @@
 //
 // Usage: unlocked_copies [GiB a case (8)] [tile MiB (32)]
 // Prints one line a case: case= gpus= threads= GBs= (aggregate host to device).
+#include "cuda_check.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,13 +31,6 @@
 #include <vector>
 
 namespace {
-
-void check(cudaError_t status, const char *what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "unlocked_copies: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(1);
-  }
-}
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
@@ -108,9 +103,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   int pageable_access = 0, uses_host_tables = 0;
-  check(cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, 0), "attribute");
-  check(cudaDeviceGetAttribute(&uses_host_tables, cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0),
-        "attribute");
+  CUDA_CHECK(cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&uses_host_tables, cudaDevAttrPageableMemoryAccessUsesHostPageTables, 0));
   std::printf(
       "unlocked_copies gpus=%d tiles=%zu tile_mib=%zu pageable_memory_access=%d uses_host_page_tables=%d\n",
       gpus, tiles, tile >> 20, pageable_access, uses_host_tables);
@@ -134,13 +128,13 @@ int main(int argc, char **argv) {
     for (int d = 0; d < g; ++d)
       for (int t = 0; t < per_gpu; ++t) {
         Lane lane{d, nullptr, {nullptr, nullptr}, {nullptr, nullptr}, {nullptr, nullptr}};
-        check(cudaSetDevice(d), "cudaSetDevice");
-        check(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking), "stream");
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking));
         for (int i = 0; i < 2; ++i) {
-          check(cudaMalloc(&lane.device[i], tile), "cudaMalloc");
+          CUDA_CHECK(cudaMalloc(&lane.device[i], tile));
           if (staging) {
-            check(cudaMallocHost(&lane.pinned[i], tile), "cudaMallocHost");
-            check(cudaEventCreateWithFlags(&lane.drained[i], cudaEventDisableTiming), "event");
+            CUDA_CHECK(cudaMallocHost(&lane.pinned[i], tile));
+            CUDA_CHECK(cudaEventCreateWithFlags(&lane.drained[i], cudaEventDisableTiming));
           }
         }
         lanes.push_back(lane);
@@ -149,14 +143,14 @@ int main(int argc, char **argv) {
   };
   auto free_lanes = [&](std::vector<Lane> &lanes) {
     for (Lane &lane : lanes) {
-      check(cudaSetDevice(lane.gpu), "cudaSetDevice");
-      check(cudaStreamSynchronize(lane.stream), "sync");
-      check(cudaStreamDestroy(lane.stream), "stream");
+      CUDA_CHECK(cudaSetDevice(lane.gpu));
+      CUDA_CHECK(cudaStreamSynchronize(lane.stream));
+      CUDA_CHECK(cudaStreamDestroy(lane.stream));
       for (int i = 0; i < 2; ++i) {
-        check(cudaFree(lane.device[i]), "cudaFree");
+        CUDA_CHECK(cudaFree(lane.device[i]));
         if (lane.pinned[i]) {
-          check(cudaFreeHost(lane.pinned[i]), "cudaFreeHost");
-          check(cudaEventDestroy(lane.drained[i]), "event");
+          CUDA_CHECK(cudaFreeHost(lane.pinned[i]));
+          CUDA_CHECK(cudaEventDestroy(lane.drained[i]));
         }
       }
     }
@@ -170,21 +164,21 @@ int main(int argc, char **argv) {
     auto start = Clock::now();
     on_threads(count, [&](int l) {
       Lane &lane = lanes[l];
-      check(cudaSetDevice(lane.gpu), "cudaSetDevice");
+      CUDA_CHECK(cudaSetDevice(lane.gpu));
       int k = 0;
       for (std::size_t i = l; i < host.size(); i += count, ++k) {
         int b = k % 2;
         if (staging) {
-          check(cudaEventSynchronize(lane.drained[b]), "wait for the buffer");
+          CUDA_CHECK(cudaEventSynchronize(lane.drained[b]));
           std::memcpy(lane.pinned[b], host[i], tile);
-          check(cudaMemcpyAsync(lane.device[b], lane.pinned[b], tile, cudaMemcpyHostToDevice, lane.stream),
-                "h2d");
-          check(cudaEventRecord(lane.drained[b], lane.stream), "record");
+          CUDA_CHECK(
+              cudaMemcpyAsync(lane.device[b], lane.pinned[b], tile, cudaMemcpyHostToDevice, lane.stream));
+          CUDA_CHECK(cudaEventRecord(lane.drained[b], lane.stream));
         } else {
-          check(cudaMemcpyAsync(lane.device[b], host[i], tile, cudaMemcpyHostToDevice, lane.stream), "h2d");
+          CUDA_CHECK(cudaMemcpyAsync(lane.device[b], host[i], tile, cudaMemcpyHostToDevice, lane.stream));
         }
       }
-      check(cudaStreamSynchronize(lane.stream), "sync");
+      CUDA_CHECK(cudaStreamSynchronize(lane.stream));
     });
     report(name, g, per_gpu, seconds_since(start));
     free_lanes(lanes);
@@ -204,11 +198,11 @@ int main(int argc, char **argv) {
     auto start = Clock::now();
     on_threads(t, [&](int id) {
       for (std::size_t i = id; i < host.size(); i += t)
-        check(cudaHostRegister(host[i], tile, cudaHostRegisterPortable), "cudaHostRegister");
+        CUDA_CHECK(cudaHostRegister(host[i], tile, cudaHostRegisterPortable));
     });
     report("register", 0, t, seconds_since(start));
     for (std::size_t i = 0; i < host.size(); ++i)
-      check(cudaHostUnregister(host[i]), "cudaHostUnregister");
+      CUDA_CHECK(cudaHostUnregister(host[i]));
   }
 
   if (pageable_access) {
@@ -217,35 +211,35 @@ int main(int argc, char **argv) {
       std::vector<double *> sinks(g);
       std::vector<cudaStream_t> streams(g);
       for (int d = 0; d < g; ++d) {
-        check(cudaSetDevice(d), "cudaSetDevice");
-        check(cudaMalloc(&sinks[d], sizeof(double)), "cudaMalloc");
-        check(cudaStreamCreateWithFlags(&streams[d], cudaStreamNonBlocking), "stream");
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaMalloc(&sinks[d], sizeof(double)));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&streams[d], cudaStreamNonBlocking));
       }
       auto start = Clock::now();
       for (std::size_t i = 0; i < host.size(); ++i) {
         int d = int(i % g);
-        check(cudaSetDevice(d), "cudaSetDevice");
+        CUDA_CHECK(cudaSetDevice(d));
         read_all<<<264, 512, 0, streams[d]>>>(static_cast<const double *>(host[i]), tile / sizeof(double),
                                               sinks[d]);
-        check(cudaGetLastError(), "read_all");
+        CUDA_CHECK(cudaGetLastError());
       }
       for (int d = 0; d < g; ++d) {
-        check(cudaSetDevice(d), "cudaSetDevice");
-        check(cudaStreamSynchronize(streams[d]), "sync");
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaStreamSynchronize(streams[d]));
       }
       report("hmm-read", g, 1, seconds_since(start));
       start = Clock::now();
       for (std::size_t i = 0; i < host.size(); ++i) {
         int d = int(i % g);
-        check(cudaSetDevice(d), "cudaSetDevice");
+        CUDA_CHECK(cudaSetDevice(d));
         cudaMemLocation where{cudaMemLocationTypeDevice, d};
-        check(cudaMemPrefetchAsync(host[i], tile, where, 0, streams[d]), "cudaMemPrefetchAsync");
+        CUDA_CHECK(cudaMemPrefetchAsync(host[i], tile, where, 0, streams[d]));
       }
       for (int d = 0; d < g; ++d) {
-        check(cudaSetDevice(d), "cudaSetDevice");
-        check(cudaStreamSynchronize(streams[d]), "sync");
-        check(cudaFree(sinks[d]), "cudaFree");
-        check(cudaStreamDestroy(streams[d]), "stream");
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaStreamSynchronize(streams[d]));
+        CUDA_CHECK(cudaFree(sinks[d]));
+        CUDA_CHECK(cudaStreamDestroy(streams[d]));
       }
       report("prefetch", g, 1, seconds_since(start));
     }
