@@ -46,21 +46,36 @@ private:
 
 } // namespace
 
-std::string loopCounterExtent(AnalysisContext &AC, const NameResolver &Names, const NameScope &S,
-                              const Item &It) {
-  if (!S.Enclosing || !S.Enclosing->getBody() || !S.Raw) return "";
+bool warnLoopCounterExtent(AnalysisContext &AC, const NameResolver &Names, const NameScope &S, const Item &It,
+                           LoopCounterUse Use) {
+  if (!S.Enclosing || !S.Enclosing->getBody() || !S.Raw) return false;
   if (!It.isClassic() || It.Deref || !It.Members.empty() || It.Dims.size() != 1 ||
       It.Dims[0].K != Dimension::Extent)
-    return "";
+    return false;
   static const llvm::Regex Identifier("^[A-Za-z_][A-Za-z0-9_]*$");
-  const std::string &Text = It.Dims[0].First.Text;
-  if (!Identifier.match(Text)) return "";
-  NameMeaning N = Names.resolveName(S, Text);
+  const std::string &Counter = It.Dims[0].First.Text;
+  if (!Identifier.match(Counter)) return false;
+  NameMeaning N = Names.resolveName(S, Counter);
   const auto *V = llvm::dyn_cast_or_null<clang::ValueDecl>(N.Decl);
-  if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V) return "";
+  if ((N.K != NameMeaning::Param && N.K != NameMeaning::Local) || !V) return false;
   LoopCounterFinder Finder(AC, V, AC.SM.getFileID(AC.fileLoc(S.Raw->Begin)), S.AtOffset);
   Finder.TraverseStmt(const_cast<clang::Stmt *>(S.Enclosing->getBody()));
-  return Finder.Found ? Text : "";
+  if (!Finder.Found) return false;
+  clang::SourceLocation At = S.Raw->locationOf(It.Dims[0].Offset);
+  if (Use == LoopCounterUse::Wait)
+    AC.warning(
+        At,
+        "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
+        "OmpSs: with '%1' the counter of a loop around this wait, it waits for other data than element "
+        "%1 (for none when %1 is 0); to wait for element %1 write '%2[%1;1]'",
+        It.Text, Counter, It.baseText());
+  else
+    AC.warning(At,
+               "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
+               "OmpSs: with '%1' the counter of a loop around this task, the task names other data than "
+               "element %1 (none when %1 is 0); for element %1 write '%2[%1;1]'",
+               It.Text, Counter, It.baseText());
+  return true;
 }
 
 } // namespace gpuss

@@ -4,8 +4,8 @@
 // `b` is the counter of a `for` loop around a call-site task, a task block
 // or a `wait on`, the writer almost surely meant element b, as in OmpSs:
 // the directive then names other data than the program uses (none at
-// b = 0). loopCounterExtent finds such items so that their directives can
-// warn and suggest `x[b;1]` (TaskBuilder, SyncDirectives).
+// b = 0). warnLoopCounterExtent finds such items and warns, suggesting
+// `x[b;1]` (TaskBuilder, SyncDirectives).
 //
 // Relies on NameLookup (the counter's declaration) and AnalysisContext.
 //
@@ -18,12 +18,16 @@
 
 namespace gpuss {
 
-/// If `It` is `x[v]` (one extent, no shape, no `*`, no member) with `v` a
-/// local or parameter that a `for` loop of S.Enclosing declares, assigns or
-/// steps in its init or increment while its body holds the directive, the
-/// spelling of `v`; otherwise empty.
-std::string loopCounterExtent(AnalysisContext &AC, const NameResolver &Names, const NameScope &S,
-                              const Item &It);
+/// Where the directive stands: a wait waits for the item's data, a task
+/// (call site or block) names it.
+enum class LoopCounterUse { Wait, Task };
+
+/// Warns at `It` (an item of the directive S.Raw) if it is `x[v]` (one
+/// extent, no shape, no `*`, no member) with `v` a local or parameter that a
+/// `for` loop of S.Enclosing declares, assigns or steps in its init or
+/// increment while its body holds the directive; returns whether it warned.
+bool warnLoopCounterExtent(AnalysisContext &AC, const NameResolver &Names, const NameScope &S, const Item &It,
+                           LoopCounterUse Use);
 
 } // namespace gpuss
 

@@ -8,16 +8,6 @@ namespace gpuss {
 
 using clang::SourceLocation;
 
-void SyncDirectives::warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope) {
-  std::string Counter = loopCounterExtent(AC, Names, Scope, It);
-  if (Counter.empty()) return;
-  AC.warning(P.Raw->locationOf(It.Dims[0].Offset),
-             "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
-             "OmpSs: with '%1' the counter of a loop around this wait, it waits for other data than element "
-             "%1 (for none when %1 is 0); to wait for element %1 write '%2[%1;1]'",
-             It.Text, Counter, It.baseText());
-}
-
 const clang::FunctionDecl *SyncDirectives::functionAround(SourceLocation L) const {
   L = AC.fileLoc(L);
   const clang::FunctionDecl *Best = nullptr;
@@ -73,15 +63,16 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
         Ok = false;
         continue;
       }
-      std::optional<RegionCode> Region = Regions.pointerElementDepth(*B, It)
-                                             ? Regions.buildIndirectRegion(Scope, It, *B)
-                                             : Regions.buildRegion(Scope, It, *B);
+      // An item selecting a pointer stored in an array is the data it points to.
+      const bool Indirect = Regions.pointerElementDepth(*B, It).has_value();
+      std::optional<RegionCode> Region =
+          Indirect ? Regions.buildIndirectRegion(Scope, It, *B) : Regions.buildRegion(Scope, It, *B);
       if (!Region) {
         Ok = false;
         continue;
       }
       Waited.push_back(*Region);
-      if (!Regions.pointerElementDepth(*B, It)) warnLoopCounterExtent(P, It, Scope);
+      if (!Indirect) warnLoopCounterExtent(AC, Names, Scope, It, LoopCounterUse::Wait);
     }
     if (!Ok) return;
     Code = genWaitOn(Waited);

@@ -33,9 +33,6 @@ public:
 private:
   /// The function definition whose body holds L, if any.
   const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
-  /// Warns where a `wait on` item `x[i]` counts with the counter of a loop
-  /// around the directive (LoopCounters.h).
-  void warnLoopCounterExtent(const ParsedDirective &P, const Item &It, const NameScope &Scope);
 
   AnalysisContext &AC;
   clang::SourceManager &SM;

@@ -170,6 +170,7 @@ bool TaskBuilder::warnLikelyElementItems(const NameScope &S, const std::vector<P
     IsShifted = M.size() > 2 && !M[2].empty();
     return M[1].str();
   };
+  bool Warned = false;
   for (const PendingAccess &P : Pending) {
     bool Shifted1 = false;
     std::string Var = variableOf(P, Shifted1);
@@ -184,10 +185,11 @@ bool TaskBuilder::warnLikelyElementItems(const NameScope &S, const std::vector<P
           "OmpSs; with '%3' in the same directive this looks like OmpSs element dependences: for single "
           "elements write '%2[%1;1]' and '%4[%5;1]'",
           P.It->Text, D.First.Text, P.It->baseText(), Q.It->Text, Q.It->baseText(), Q.It->Dims[0].First.Text);
-      return true;
+      Warned = true;
+      break;
     }
   }
-  return false;
+  return Warned;
 }
 
 void TaskBuilder::warnLoopCounterItems(const NameScope &S, const std::vector<PendingAccess> &Pending) {
@@ -195,13 +197,7 @@ void TaskBuilder::warnLoopCounterItems(const NameScope &S, const std::vector<Pen
     if (Regions.pointerElementDepth(P.Base, *P.It)) continue;
     NameScope ItemScope = S;
     ItemScope.Raw = P.Raw;
-    std::string Counter = loopCounterExtent(AC, Names, ItemScope, *P.It);
-    if (Counter.empty()) continue;
-    AC.warning(P.Raw->locationOf(P.It->Dims[0].Offset),
-               "'%0' is the %1 elements from %2[0] ('x[n]' counts elements in GPUSs), not element %1 as in "
-               "OmpSs: with '%1' the counter of a loop around this task, the task names other data than "
-               "element %1 (none when %1 is 0); for element %1 write '%2[%1;1]'",
-               P.It->Text, Counter, P.It->baseText());
+    warnLoopCounterExtent(AC, Names, ItemScope, *P.It, LoopCounterUse::Task);
   }
 }
 
