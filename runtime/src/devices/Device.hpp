@@ -107,8 +107,6 @@ class PageLocker;
 class CopyThreads;
 struct NodeRanks;
 
-// The CUDA devices present (empty without CUDA support or GPUs): of the
-// GPUs this process's place in its node gives it (`node`, GpuSharing.hpp),
 // How each GPU device copies and computes.
 struct CudaDeviceOptions {
   // Contiguous memory not locked yet is copied as it is (strided regions are
@@ -121,6 +119,8 @@ struct CudaDeviceOptions {
   bool priority_lane = false;
 };
 
+// The CUDA devices present (empty without CUDA support or GPUs): of the
+// GPUs this process's place in its node gives it (`node`, GpuSharing.hpp),
 // the first `max_gpus` (negative: all), each appearing as `partitions`
 // devices (CSS_GPU_PARTITIONS) with consecutive spaces from `first_space`.
 // Their copies of host memory go through `page_locks` (null: pageable
