@@ -9,3 +9,9 @@ void next_value(double *x, int k);
 
 #pragma css task in(a[n]) inout(b[n+2]) input(n)
 void halo(const double *a, double *b, int n);
+
+// Two such pairs in one directive: each is warned about.
+#pragma css task in(x[k-1]) out(x[k]) in(y[k-1]) out(y[k])
+void next_values(double *x, double *y, int k);
+// CHECK: warn-ompss-element.c:[[@LINE-2]]:22: warning: 'x[k-1]' is the k-1 elements from x[0]
+// CHECK: warn-ompss-element.c:[[@LINE-3]]:43: warning: 'y[k-1]' is the k-1 elements from y[0]
