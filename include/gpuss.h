@@ -227,6 +227,19 @@ void css_unpin(const void *address, size_t bytes);
  * started. */
 void css_pin(const void *address, size_t bytes);
 
+/* ---------------------------------------------------------------- critical sections */
+
+/* OpenMP's critical and atomic constructs in OmpSs programs, which the
+ * translator writes as
+ *   for (css_critical_enter(n); css_critical_held(n); css_critical_leave(n)) stmt
+ * One process-wide lock per name ("" for every unnamed critical, "<atomic>"
+ * for atomic constructs). Any thread, in or out of task bodies; they do not
+ * start the runtime. Entering a lock the calling thread holds is an error
+ * (it would never end). */
+void css_critical_enter(const char *name);
+int css_critical_held(const char *name); /* whether the calling thread holds it */
+void css_critical_leave(const char *name);
+
 /* ---------------------------------------------------------------- CUDA task bodies */
 
 /* The executing GPU worker's stream and cuBLAS handle (NULL off a GPU worker).

@@ -1,7 +1,8 @@
 //===- PragmaParserFuzzer.cpp - libFuzzer entry for the pragma parser ------===//
 //
-// The parser must never crash or hang, whatever the text; when it accepts the
-// text, the offsets it reports must lie inside it.
+// The parser must never crash or hang, whatever the text and whichever the
+// pragma namespace (css or omp); when it accepts the text, the offsets it
+// reports must lie inside it.
 //
 //===----------------------------------------------------------------------===//
 #include "PragmaParser.h"
@@ -10,12 +11,14 @@
 #include <cstdlib>
 #include <string_view>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  std::string_view Text(reinterpret_cast<const char *>(Data), Size);
-  gpuss::ParseResult R = gpuss::parseDirective(Text);
+namespace {
+
+void checkParse(std::string_view Text, gpuss::PragmaDialect Dialect) {
+  const size_t Size = Text.size();
+  gpuss::ParseResult R = gpuss::parseDirective(Text, Dialect);
   if (!R.Parsed) {
     if (R.Error.Offset > Size || R.Error.Message.empty()) std::abort();
-    return 0;
+    return;
   }
   auto check = [&](const gpuss::Item &It) {
     if (It.Offset >= Size || It.Begin > It.Offset || It.Name.empty() || It.Tokens.empty()) std::abort();
@@ -44,5 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       check(It);
   for (const gpuss::Item &It : R.Parsed->Wait.Items)
     check(It);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  std::string_view Text(reinterpret_cast<const char *>(Data), Size);
+  checkParse(Text, gpuss::PragmaDialect::Css);
+  checkParse(Text, gpuss::PragmaDialect::Omp);
   return 0;
 }

@@ -132,6 +132,19 @@ std::string AnalysisContext::scopeOf(const clang::DeclContext *DC) const {
   return "::" + S;
 }
 
+const clang::FunctionDecl *AnalysisContext::functionAround(SourceLocation L) const {
+  L = fileLoc(L);
+  const clang::FunctionDecl *Best = nullptr;
+  for (const clang::FunctionDecl *FD : Facts.Definitions) {
+    const clang::Stmt *Body = FD->getBody();
+    if (!Body) continue;
+    SourceLocation B = fileLoc(Body->getBeginLoc()), E = fileLoc(Body->getEndLoc());
+    if (SM.getFileID(B) != SM.getFileID(L)) continue;
+    if (SM.getFileOffset(B) < SM.getFileOffset(L) && SM.getFileOffset(L) < SM.getFileOffset(E)) Best = FD;
+  }
+  return Best;
+}
+
 bool AnalysisContext::replaceDirective(const RawDirective &R, const std::string &Code, bool Headers) {
   auto Rewritable = [&](SourceLocation L) { return Headers ? translatable(L) : inMainFile(L); };
   if (R.FromOperator) {

@@ -98,6 +98,8 @@ public:
   std::string sourceText(clang::CharSourceRange R) const;
   /// The outermost macro whose expansion `Loc` is in.
   std::string macroNameAt(clang::SourceLocation Loc) const;
+  /// The function definition whose body holds L, if any.
+  const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
   /// `#line` of a directive's line, without the newline (TaskModel.h).
   std::string pinOf(const RawDirective &R) const;
 

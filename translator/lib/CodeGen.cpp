@@ -238,6 +238,15 @@ std::string genCallSiteSubmit(const TaskCode &Task, const std::vector<std::strin
 std::string genBarrier() {
   return std::string(rt::Barrier) + "();";
 }
+std::string genCriticalHeader(const std::string &LockName) {
+  std::string Name = cStringLiteral(LockName);
+  return std::string("for (") + rt::CriticalEnter + "(" + Name + "); " + rt::CriticalHeld + "(" + Name +
+         "); " + rt::CriticalLeave + "(" + Name + "))";
+}
+std::string genRegionHeader() {
+  std::string Once = std::string(rt::LocalPrefix) + "omp_region";
+  return "for (int " + Once + " = 1; " + Once + "; " + Once + " = 0, " + rt::Barrier + "())";
+}
 std::string genStart() {
   return std::string(rt::Start) + "();";
 }

@@ -49,6 +49,13 @@ std::string genWaitOn(const std::vector<RegionCode> &Regions);
 /// runtime forgets them (a local that stops living).
 std::string genRelease(const std::vector<RegionCode> &Regions);
 
+/// The one-pass loop header an OpenMP critical or atomic construct becomes:
+/// its statement, the loop's body, runs holding lock `LockName`.
+std::string genCriticalHeader(const std::string &LockName);
+/// The one-pass loop header of an OpenMP construct whose end is a barrier:
+/// the barrier is the loop's step, after its statement.
+std::string genRegionHeader();
+
 /// `Text` wrapped in a C comment.
 std::string genComment(const std::string &Text);
 

@@ -129,8 +129,20 @@ struct WaitDirective {
   std::vector<Item> Items;
 };
 
+/// OpenMP constructs that OmpSs programs put around and inside their tasks
+/// (`#pragma omp` only): a critical or atomic construct (its statement runs
+/// under a process-wide lock), or a construct whose end is a barrier
+/// (parallel, single, for, sections, scope, taskgroup, taskloop), after which
+/// the program may read what the tasks made inside wrote.
+struct OmpConstruct {
+  std::string Spelled;     ///< the construct's words, e.g. "parallel for", "critical"
+  std::string LockName;    ///< Critical: the name, "" unnamed, "<atomic>" for atomic
+  bool WaitsAtEnd = false; ///< Region: no nowait (or nogroup) clause
+};
+
 /// `taskwait` is read as `barrier`, `taskwait on(...)` as `wait on(...)`.
-enum class DirectiveKind { Task, Target, Barrier, Wait, Start, Finish };
+/// Critical and Region come only from `#pragma omp`.
+enum class DirectiveKind { Task, Target, Barrier, Wait, Start, Finish, Critical, Region };
 
 struct Directive {
   DirectiveKind Kind = DirectiveKind::Barrier;
@@ -138,7 +150,14 @@ struct Directive {
   TaskDirective Task;
   TargetDirective Target;
   WaitDirective Wait;
+  OmpConstruct Omp;
 };
+
+/// Which pragma namespace a directive was written in: `#pragma css`
+/// (StarSs, SMPSs, GPUSs) or `#pragma omp` (OmpSs, whose task clauses are
+/// the same).
+enum class PragmaDialect { Css, Omp };
+const char *dialectName(PragmaDialect D);
 
 const char *directiveName(DirectiveKind K);
 const char *clauseName(ClauseKind K);

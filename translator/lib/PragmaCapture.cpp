@@ -1,6 +1,8 @@
 //===- PragmaCapture.cpp - Record `#pragma css` directives ------------------===//
 #include "PragmaCapture.h"
 
+#include "PragmaParser.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
@@ -70,6 +72,57 @@ void CssPragmaHandler::HandlePragma(clang::Preprocessor &PP, clang::PragmaIntrod
       D.Replaceable = clang::Lexer::isAtStartOfMacroExpansion(Introducer.Loc, SM, LO) &&
                       clang::Lexer::isAtEndOfMacroExpansion(Last, SM, LO);
   }
+  Out.push_back(std::move(D));
+}
+
+void OmpPragmaRecorder::PragmaDirective(clang::SourceLocation Loc, clang::PragmaIntroducerKind Introducer) {
+  if (Introducer != clang::PIK_HashPragma || !Loc.isFileID()) return;
+  const clang::SourceManager &SM = PP.getSourceManager();
+  // A system header's OpenMP (a library parallelised with it) is not the
+  // program's, and not translated.
+  if (SM.isInSystemHeader(Loc)) return;
+  const clang::LangOptions &LO = PP.getLangOpts();
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid) return;
+  clang::Lexer Raw(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Offset, Buffer.end());
+  // `#`, `pragma`, then the namespace and the rest of the line (a raw lexer
+  // reads across backslash-newlines, so the line ends at the first token
+  // that starts one).
+  std::vector<clang::Token> Line;
+  clang::Token Tok;
+  Raw.LexFromRawLexer(Tok);
+  while (!Raw.LexFromRawLexer(Tok) && !Tok.isAtStartOfLine())
+    Line.push_back(Tok);
+  if (!Tok.isAtStartOfLine() && Tok.isNot(clang::tok::eof)) Line.push_back(Tok);
+  auto Word = [&](size_t I) -> llvm::StringRef {
+    return I < Line.size() && Line[I].is(clang::tok::raw_identifier) ? Line[I].getRawIdentifier()
+                                                                     : llvm::StringRef();
+  };
+  if (Line.size() < 3 || Word(0) != "pragma" || Word(1) != "omp" || !isReadOmpDirective(Word(2), Word(3)))
+    return;
+  RawDirective D;
+  D.Dialect = PragmaDialect::Omp;
+  D.Begin = Loc;
+  D.NameLoc = Line[2].getLocation();
+  clang::SourceLocation PrevEnd;
+  for (size_t I = 2; I < Line.size(); ++I) {
+    const clang::Token &T = Line[I];
+    clang::SourceLocation At = T.getLocation();
+    if (I > 2 && (T.hasLeadingSpace() || At != PrevEnd)) D.Text += ' ';
+    std::string Spelling =
+        T.is(clang::tok::raw_identifier) ? T.getRawIdentifier().str() : clang::Lexer::getSpelling(T, SM, LO);
+    D.Tokens.push_back({static_cast<unsigned>(D.Text.size()), static_cast<unsigned>(Spelling.size()), At});
+    if (T.is(clang::tok::raw_identifier) && PP.isMacroDefined(Spelling)) D.MacrosDefined.insert(Spelling);
+    D.Text += Spelling;
+    PrevEnd = At.getLocWithOffset(static_cast<int>(T.getLength()));
+  }
+  // The end of the directive's last line, where the css handler's `eod` is.
+  const char *LineEnd = SM.getCharacterData(PrevEnd);
+  while (*LineEnd != '\n' && *LineEnd != '\r' && *LineEnd != '\0')
+    ++LineEnd;
+  D.End = PrevEnd.getLocWithOffset(static_cast<int>(LineEnd - SM.getCharacterData(PrevEnd)));
   Out.push_back(std::move(D));
 }
 

@@ -1,14 +1,18 @@
 //===- PragmaCapture.h - Record `#pragma css` directives --------------------===//
 //
-// A clang PragmaHandler for the `css` namespace. It does not interpret the
-// directive: it records its text, where it is, and where each token of the
+// A clang PragmaHandler for the `css` namespace, and a preprocessor callback
+// for the OmpSs directives of the `omp` namespace. Neither interprets the
+// directive: each records its text, where it is, and where each token of the
 // text came from, so that parse errors can be reported at real locations.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GPUSS_TRANSLATOR_PRAGMACAPTURE_H
 #define GPUSS_TRANSLATOR_PRAGMACAPTURE_H
 
+#include "Directive.h"
+
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
 
 #include <set>
@@ -17,8 +21,9 @@
 
 namespace gpuss {
 
-/// One `#pragma css ...` as the preprocessor saw it.
+/// One `#pragma css ...` (or OmpSs `#pragma omp ...`) as the preprocessor saw it.
 struct RawDirective {
+  PragmaDialect Dialect = PragmaDialect::Css;
   std::string Text;              ///< the tokens after `css`, single-spaced where the source had space
   clang::SourceLocation Begin;   ///< the `#` (or `_Pragma`)
   clang::SourceLocation End;     ///< the end of the directive (its last line's end)
@@ -48,6 +53,23 @@ public:
                     clang::Token &FirstToken) override;
 
 private:
+  std::vector<RawDirective> &Out;
+};
+
+/// `#pragma omp` lines that OmpSs programs use for tasks (task, taskwait,
+/// target device(...)) and the OpenMP constructs around and inside them
+/// (isReadOmpDirective). Clang's parser owns the `omp` pragma namespace (it
+/// ignores it without -fopenmp), so these are not taken from a handler:
+/// this callback sees each `#pragma` before its handler and re-reads the
+/// line from the file with a raw lexer. `_Pragma("omp ...")` is left to
+/// Clang. Not installed under -fopenmp, where the directives are OpenMP's.
+class OmpPragmaRecorder : public clang::PPCallbacks {
+public:
+  OmpPragmaRecorder(clang::Preprocessor &PP, std::vector<RawDirective> &Out) : PP(PP), Out(Out) {}
+  void PragmaDirective(clang::SourceLocation Loc, clang::PragmaIntroducerKind Introducer) override;
+
+private:
+  clang::Preprocessor &PP;
   std::vector<RawDirective> &Out;
 };
 

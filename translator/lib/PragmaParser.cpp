@@ -21,8 +21,16 @@ const char *directiveName(DirectiveKind K) {
     return "start";
   case DirectiveKind::Finish:
     return "finish";
+  case DirectiveKind::Critical:
+    return "critical";
+  case DirectiveKind::Region:
+    return "region";
   }
   return "?";
+}
+
+const char *dialectName(PragmaDialect D) {
+  return D == PragmaDialect::Omp ? "omp" : "css";
 }
 
 const char *clauseName(ClauseKind K) {
@@ -161,9 +169,10 @@ constexpr std::string_view NotDeferredInstead =
 constexpr std::string_view RunsToEndInstead =
     "a GPUSs task runs to its end on the worker that starts it; remove the clause";
 constexpr std::string_view WeakInstead =
-    "GPUSs has no nested tasks, so no weak accesses; name the data in input, output or inout";
+    "GPUSs has no weak accesses: a child task works within its parent's data, which the parent's clauses "
+    "name in full; name the data in input, output or inout";
 
-constexpr std::array<UnsupportedClause, 23> UnsupportedClauses = {{
+constexpr std::array<UnsupportedClause, 22> UnsupportedClauses = {{
     {"reduction",
      "GPUSs has no task reductions; name the reduced variable in inout(...) (the tasks that update it then "
      "run one after another), or let each task write a partial result of its own and combine them after a "
@@ -173,8 +182,6 @@ constexpr std::array<UnsupportedClause, 23> UnsupportedClauses = {{
     {"concurrent", InoutInstead},
     {"commutative", InoutInstead},
     {"mutexinoutset", InoutInstead},
-    {"depend",
-     "write depend(in: x) as input(x), depend(out: x) as output(x) and depend(inout: x) as inout(x)"},
     {"final", NotDeferredInstead},
     {"if", NotDeferredInstead},
     {"mergeable", NotDeferredInstead},
@@ -195,7 +202,7 @@ constexpr std::array<UnsupportedClause, 23> UnsupportedClauses = {{
 
 class Parser {
 public:
-  explicit Parser(std::string_view Text) : Text(Text), Tokens(lex(Text)) {}
+  Parser(std::string_view Text, PragmaDialect Dialect) : Text(Text), Dialect(Dialect), Tokens(lex(Text)) {}
 
   ParseResult run() {
     ParseResult Result;
@@ -209,6 +216,7 @@ public:
 
 private:
   std::string_view Text;
+  PragmaDialect Dialect;
   std::vector<Token> Tokens;
   size_t Pos = 0;
   ParseError Error;
@@ -236,11 +244,15 @@ private:
     const Token &Name = next();
     D.Offset = Name.Offset;
     if (Name.K != Token::Ident)
-      return fail(
-          Name.Offset,
-          "expected a directive (task, target, barrier, taskwait, wait, start or finish) after 'css', "
-          "found " +
-              quoted(Name));
+      return fail(Name.Offset,
+                  "expected a directive (task, target, barrier, taskwait, wait, start or finish) "
+                  "after '" +
+                      std::string(dialectName(Dialect)) + "', found " + quoted(Name));
+    if (Dialect == PragmaDialect::Omp && !isReadOmpDirective(Name.Text, peek().Text))
+      return fail(Name.Offset, "'#pragma omp " + std::string(Name.Text) + "' is not read by GPUSs");
+    if (Dialect == PragmaDialect::Omp && Name.Text != "task" && Name.Text != "target" &&
+        Name.Text != "taskwait" && Name.Text != "barrier")
+      return parseOmpConstruct(D, Name);
     if (Name.Text == "task") {
       D.Kind = DirectiveKind::Task;
       return parseTask(D.Task);
@@ -265,10 +277,73 @@ private:
       D.Kind = Name.Text == "barrier" || Name.Text == "taskwait" ? DirectiveKind::Barrier
                : Name.Text == "start"                            ? DirectiveKind::Start
                                                                  : DirectiveKind::Finish;
+      // OmpSs: `taskwait noflush` (the data stays where the tasks left it);
+      // GPUSs brings it home, which is what the program reads anyway.
+      if (Name.Text == "taskwait" && peek().is("noflush")) next();
       return expectEnd(Name.Text);
     }
     return fail(Name.Offset, "unknown directive '" + std::string(Name.Text) +
                                  "' (expected task, target, barrier, taskwait, wait, start or finish)");
+  }
+
+  /// `critical [(name)] [hint(e)]`, `atomic [clauses]`, and the constructs
+  /// whose end is a barrier: `parallel ...`, `single`, `for`, `sections`,
+  /// `scope`, `taskgroup`, `taskloop` with their clauses, of which only
+  /// `nowait` (and taskloop's `nogroup`) matter here.
+  bool parseOmpConstruct(Directive &D, const Token &Name) {
+    D.Omp.Spelled = std::string(Name.Text);
+    if (Name.Text == "critical") {
+      D.Kind = DirectiveKind::Critical;
+      if (peek().is("(")) {
+        next();
+        const Token &Id = next();
+        if (Id.K != Token::Ident)
+          return fail(Id.Offset,
+                      "expected the critical section's name in 'critical(...)', found " + quoted(Id));
+        const Token &Close = next();
+        if (!Close.is(")")) return fail(Close.Offset, "expected ')' after the name, found " + quoted(Close));
+        D.Omp.LockName = std::string(Id.Text);
+      }
+      if (peek().is("hint")) skipClause();
+      return expectEnd("critical");
+    }
+    if (Name.Text == "atomic") {
+      // read, write, update, capture, compare, seq_cst, ...: one lock
+      // serves every form, the statement after is what it guards.
+      D.Kind = DirectiveKind::Critical;
+      D.Omp.LockName = "<atomic>";
+      Pos = Tokens.size() - 1;
+      return true;
+    }
+    D.Kind = DirectiveKind::Region;
+    D.Omp.WaitsAtEnd = true;
+    while (peek().K != Token::End) {
+      const Token &T = next();
+      if (T.K == Token::Ident && D.Omp.Spelled.find(' ') == std::string::npos && !peek().is("(") &&
+          (T.Text == "for" || T.Text == "sections" || T.Text == "single" || T.Text == "masked" ||
+           T.Text == "master" || T.Text == "loop" || T.Text == "simd" || T.Text == "taskloop"))
+        D.Omp.Spelled += " " + std::string(T.Text);
+      else if (T.is("nowait") || T.is("nogroup"))
+        D.Omp.WaitsAtEnd = D.Omp.Spelled.rfind("parallel", 0) == 0; // a parallel region ends in a barrier
+      else if (T.K == Token::Ident && peek().is("("))
+        skipParens();
+    }
+    return true;
+  }
+
+  void skipClause() {
+    next();
+    if (peek().is("(")) skipParens();
+  }
+  /// Past the balanced `( ... )` that starts at the current token.
+  void skipParens() {
+    int Depth = 0;
+    do {
+      const Token &T = next();
+      if (T.is("(")) ++Depth;
+      if (T.is(")")) --Depth;
+      if (T.K == Token::End) return;
+    } while (Depth > 0);
   }
 
   bool expectEnd(std::string_view After) {
@@ -312,6 +387,10 @@ private:
         if (!Task.Label.empty()) return fail(Name.Offset, "more than one label clause; keep one");
         if (!parseLabel(Task.Label)) return false;
         C.Kind = ClauseKind::Label;
+        Task.Clauses.push_back(std::move(C));
+        continue;
+      } else if (Name.Text == "depend") {
+        if (!parseDepend(C)) return false;
         Task.Clauses.push_back(std::move(C));
         continue;
       } else if (Name.Text == "target") {
@@ -396,6 +475,23 @@ private:
           return fail(Close.Offset, "expected ')' after the device name, found " + quoted(Close));
         continue;
       }
+      if (Name.Text == "copy_deps") {
+        // OmpSs: copy the task's dependences to the device, which GPUSs
+        // always does.
+        next();
+        continue;
+      }
+      if (Name.Text == "no_copy_deps" || Name.Text == "implements" || Name.Text == "ndrange" ||
+          Name.Text == "shmem")
+        return fail(Name.Offset,
+                    "clause '" + std::string(Name.Text) + "' of an OmpSs target is not supported by GPUSs: " +
+                        (Name.Text == "no_copy_deps"
+                             ? "a task's data always reaches it through its cache; remove the clause"
+                         : Name.Text == "implements"
+                             ? "one task function has one body per device; write the task once, with "
+                               "target device(cuda) for a CUDA body"
+                             : "a CUDA task is a host function that launches its kernels on "
+                               "css_cuda_stream(); launch the kernel in the task's body"));
       Clause C;
       C.Offset = Name.Offset;
       if (Name.Text == "copy_in")
@@ -409,7 +505,8 @@ private:
       else
         return fail(Name.Offset,
                     "unknown clause '" + std::string(Name.Text) +
-                        "' in a target directive (expected device, copy_in, copy_out or copy_inout)");
+                        "' in a target directive (expected device, copy_deps, copy_in, copy_out or "
+                        "copy_inout)");
       next();
       if (!parseList(C, Name.Text)) return false;
       Target.Copies.push_back(std::move(C));
@@ -418,10 +515,53 @@ private:
     return true;
   }
 
+  /// OpenMP's and OmpSs' `depend(in: ...)`, `depend(out: ...)`,
+  /// `depend(inout: ...)`: input, output and inout.
+  bool parseDepend(Clause &C) {
+    const Token &Open = next();
+    if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'depend', found " + quoted(Open));
+    const Token &Type = next();
+    if (Type.is("in"))
+      C.Kind = ClauseKind::Input;
+    else if (Type.is("out"))
+      C.Kind = ClauseKind::Output;
+    else if (Type.is("inout"))
+      C.Kind = ClauseKind::Inout;
+    else if (Type.is("mutexinoutset") || Type.is("inoutset") || Type.is("commutative") ||
+             Type.is("concurrent"))
+      return fail(Type.Offset, "dependence type '" + std::string(Type.Text) +
+                                   "' is not supported by GPUSs: " + std::string(InoutInstead) +
+                                   "; write depend(inout: ...)");
+    else
+      return fail(Type.Offset, "expected in, out or inout after 'depend(', found " + quoted(Type));
+    std::string Spelled = "depend(" + std::string(Type.Text) + ":";
+    const Token &Colon = next();
+    if (!Colon.is(":"))
+      return fail(Colon.Offset, "expected ':' after '" + Spelled.substr(0, Spelled.size() - 1) + "', found " +
+                                    quoted(Colon));
+    if (!parseItems(C, Spelled, Open)) return false;
+    // `x[a:b]` is elements a to b in OmpSs and b elements from a in OpenMP:
+    // in an OpenMP clause, neither reading is safe to guess.
+    for (const Item &It : C.Items)
+      for (const Dimension &Dim : It.Dims)
+        if (Dim.K == Dimension::Range)
+          return fail(Dim.Offset, "'" + It.Text +
+                                      "' in depend(...) is ambiguous: OpenMP reads [a:b] as b "
+                                      "elements from a, OmpSs as elements a to b; write [a;n] for n elements "
+                                      "from a (or name it in in(...), out(...) or inout(...), where [a:b] is "
+                                      "OmpSs' a to b)");
+    return true;
+  }
+
   bool parseList(Clause &C, std::string_view ClauseText) {
     const Token &Open = next();
     if (!Open.is("("))
       return fail(Open.Offset, "expected '(' after '" + std::string(ClauseText) + "', found " + quoted(Open));
+    return parseItems(C, ClauseText, Open);
+  }
+
+  /// The items of a list whose '(' was `Open`, up to its ')'.
+  bool parseItems(Clause &C, std::string_view ClauseText, const Token &Open) {
     if (peek().is(")")) return fail(peek().Offset, "empty list in '" + std::string(ClauseText) + "'");
     while (true) {
       Item It;
@@ -639,8 +779,18 @@ private:
 
 } // namespace
 
-ParseResult parseDirective(std::string_view Text) {
-  return Parser(Text).run();
+ParseResult parseDirective(std::string_view Text, PragmaDialect Dialect) {
+  return Parser(Text, Dialect).run();
+}
+
+bool isReadOmpDirective(std::string_view FirstWord, std::string_view NextWord) {
+  static constexpr std::array<std::string_view, 13> Read = {
+      "task", "taskwait", "critical", "atomic",    "barrier",  "parallel", "single",
+      "for",  "sections", "scope",    "taskgroup", "taskloop", "target"};
+  if (FirstWord == "target") return NextWord == "device"; // OmpSs; OpenMP's target offloads
+  for (std::string_view W : Read)
+    if (W == FirstWord) return true;
+  return false;
 }
 
 } // namespace gpuss

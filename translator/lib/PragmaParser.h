@@ -26,8 +26,15 @@ struct ParseResult {
   ParseError Error;                ///< meaningful when Parsed is empty
 };
 
-/// Parse `Text`, e.g. "task input(A[TS][TS]) inout(B[TS][TS])".
-ParseResult parseDirective(std::string_view Text);
+/// Parse `Text`, e.g. "task input(A[TS][TS]) inout(B[TS][TS])", the words
+/// after `#pragma css` or `#pragma omp`.
+ParseResult parseDirective(std::string_view Text, PragmaDialect Dialect = PragmaDialect::Css);
+
+/// The `#pragma omp` directives the translator reads, by their first word
+/// (and for `target`, whether an OmpSs `device(...)` follows): the rest,
+/// OpenMP's own (simd, master, declare, flush, offloading `target`...), are
+/// left to the compiler, which ignores them without -fopenmp.
+bool isReadOmpDirective(std::string_view FirstWord, std::string_view NextWord);
 
 } // namespace gpuss
 

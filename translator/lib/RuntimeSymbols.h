@@ -36,6 +36,9 @@ inline constexpr const char *Barrier = "css_barrier";
 inline constexpr const char *WaitOn = "css_wait_on";
 inline constexpr const char *Release = "css_release";
 inline constexpr const char *CudaStream = "css_cuda_stream";
+inline constexpr const char *CriticalEnter = "css_critical_enter";
+inline constexpr const char *CriticalHeld = "css_critical_held";
+inline constexpr const char *CriticalLeave = "css_critical_leave";
 inline constexpr const char *SubmitHelperAttributes = "GPUSS_SUBMIT_HELPER";
 
 // Names the translator makes up (reserved identifiers, so they cannot clash

@@ -8,23 +8,10 @@ namespace gpuss {
 
 using clang::SourceLocation;
 
-const clang::FunctionDecl *SyncDirectives::functionAround(SourceLocation L) const {
-  L = AC.fileLoc(L);
-  const clang::FunctionDecl *Best = nullptr;
-  for (const clang::FunctionDecl *FD : Facts.Definitions) {
-    const clang::Stmt *Body = FD->getBody();
-    if (!Body) continue;
-    SourceLocation B = AC.fileLoc(Body->getBeginLoc()), E = AC.fileLoc(Body->getEndLoc());
-    if (SM.getFileID(B) != SM.getFileID(L)) continue;
-    if (SM.getFileOffset(B) < SM.getFileOffset(L) && SM.getFileOffset(L) < SM.getFileOffset(E)) Best = FD;
-  }
-  return Best;
-}
-
 void SyncDirectives::handleSync(const ParsedDirective &P) {
   const RawDirective &R = *P.Raw;
   if (!AC.translatable(AC.fileLoc(R.Begin))) {
-    if (functionAround(R.Begin) || SM.isInSystemHeader(AC.fileLoc(R.Begin)))
+    if (AC.functionAround(R.Begin) || SM.isInSystemHeader(AC.fileLoc(R.Begin)))
       AC.error(
           R.NameLoc,
           "'#pragma css %0' in a system header cannot be translated: the translator rewrites the main file "
@@ -32,7 +19,7 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
           directiveName(P.D.Kind));
     return;
   }
-  const clang::FunctionDecl *FD = functionAround(R.Begin);
+  const clang::FunctionDecl *FD = AC.functionAround(R.Begin);
   if (!FD) {
     AC.error(R.NameLoc,
              "'#pragma css %0' must be inside a function body: it stands where a statement may stand",

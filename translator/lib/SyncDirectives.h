@@ -31,9 +31,6 @@ public:
   void handleSync(const ParsedDirective &P);
 
 private:
-  /// The function definition whose body holds L, if any.
-  const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
-
   AnalysisContext &AC;
   clang::SourceManager &SM;
   const ASTFacts &Facts;

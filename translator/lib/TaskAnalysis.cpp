@@ -5,6 +5,7 @@
 #include "CallSites.h"
 #include "LocalWaits.h"
 #include "NameLookup.h"
+#include "OmpConstructs.h"
 #include "PragmaParser.h"
 #include "RegionBuilder.h"
 #include "SizeChecks.h"
@@ -35,7 +36,7 @@ public:
     // 1. Every directive parsed; a syntax error stops the analysis.
     std::vector<ParsedDirective> Parsed;
     for (const RawDirective &R : AC.Raws) {
-      ParseResult Result = parseDirective(R.Text);
+      ParseResult Result = parseDirective(R.Text, R.Dialect);
       if (!Result.Parsed) {
         AC.error(R.locationOf(Result.Error.Offset), "%0", Result.Error.Message);
         continue;
@@ -44,6 +45,9 @@ public:
     }
     if (AC.Failed) return false;
     // 2. Each directive attached to the code after it, in source order.
+    bool FileHasTasks = false;
+    for (const ParsedDirective &P : Parsed)
+      FileHasTasks |= P.D.Kind == DirectiveKind::Task;
     for (size_t I = 0; I < Parsed.size(); ++I) {
       ParsedDirective &P = Parsed[I];
       switch (P.D.Kind) {
@@ -71,7 +75,14 @@ public:
         attachTask(Task, Target, Last->Raw);
         break;
       }
+      case DirectiveKind::Critical:
+      case DirectiveKind::Region:
+        Omp.add(P, FileHasTasks);
+        break;
       default:
+        // `#pragma omp taskwait` or `barrier` in a file without tasks: an
+        // OpenMP program's, left to the compiler.
+        if (P.Raw->Dialect == PragmaDialect::Omp && !FileHasTasks) break;
         Sync.handleSync(P);
         break;
       }
@@ -81,6 +92,7 @@ public:
     Calls.checkCallSitesOfDeclaredTasks();
     Calls.warnTaskAddresses();
     Blocks.outlineBlocks();
+    Omp.planConstructs();
     if (AC.Failed) return false;
     // 4. The edits of the calls and of the scopes of locals; then the
     // constant sizes, which Clang evaluates in a second parse.
@@ -107,7 +119,8 @@ private:
   LocalWaits Locals{AC, Tasks};
   CallSites Calls{AC, Tasks, Builder, Templates, Locals};
   TaskDeclarations Declarations{AC, Tasks, Builder, Templates};
-  TaskBlocks Blocks{AC, Names, Builder, Tasks, Templates, Calls, Locals};
+  OmpConstructs Omp{AC};
+  TaskBlocks Blocks{AC, Names, Builder, Tasks, Templates, Calls, Locals, Omp};
   SyncDirectives Sync{AC, Names, Regions};
 
   /// The declaration or statement right after a directive group: a

@@ -36,10 +36,11 @@ bool TaskBlocks::inRange(SourceLocation L, const clang::Stmt *Block) const {
          SM.getFileOffset(L) <= SM.getFileOffset(E);
 }
 
-bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block, bool Guarded,
                            std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
   if (!S) return true;
   SourceLocation Loc = AC.fileLoc(S->getBeginLoc());
+  Guarded = Guarded || Omp.guardsStatementAt(Loc);
   const char *Why = nullptr;
   if (llvm::isa<clang::ReturnStmt>(S))
     Why = "returns from the function";
@@ -67,6 +68,7 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
         V && !inRange(V->getLocation(), Block)) {
       Scan.Refs.push_back(Ref);
       if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
+      if (!Guarded) Scan.Unguarded.insert(V);
     } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
                !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
       AC.error(
@@ -84,7 +86,7 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
   if (Loop) Loops.push_back(S);
   bool Ok = true;
   for (const clang::Stmt *Child : S->children())
-    Ok &= scanBlock(Child, Block, Loops, Scan);
+    Ok &= scanBlock(Child, Block, Guarded, Loops, Scan);
   if (Loop) Loops.pop_back();
   return Ok;
 }
@@ -107,17 +109,31 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
                                                                      : "it is made by a macro");
     return;
   }
+  // The block's text is copied with edits at these offsets: its OpenMP
+  // constructs (critical, atomic, ...) as OmpConstructs writes them, and the
+  // uses of the variables its clauses name.
+  struct TextEdit {
+    unsigned Begin, End;
+    std::string Text;
+  };
+  std::vector<TextEdit> Edits;
   for (const RawDirective &R : Raws)
     if (inRange(R.Begin, Block)) {
-      AC.error(R.NameLoc,
-               "a directive inside a task block: a task's body does not submit or wait for tasks; write "
-               "the task as a function with a task directive");
-      return;
+      std::optional<std::string> Prefix = Omp.takePrefix(&R);
+      if (!Prefix || R.FromOperator) {
+        AC.error(R.NameLoc,
+                 "a directive inside a task block: a task's body does not submit or wait for tasks; write "
+                 "the task as a function with a task directive");
+        return;
+      }
+      clang::CharSourceRange Range = clang::CharSourceRange::getCharRange(R.Begin, R.End);
+      Edits.push_back({SM.getFileOffset(R.Begin), SM.getFileOffset(R.End),
+                       (Prefix->empty() ? "" : *Prefix + " ") + genComment(AC.sourceText(Range))});
     }
   BlockScan Scan;
   std::vector<const clang::Stmt *> Loops;
   for (const clang::Stmt *Child : Block->children())
-    if (!scanBlock(Child, Block, Loops, Scan)) return;
+    if (!scanBlock(Child, Block, /*Guarded=*/false, Loops, Scan)) return;
 
   NameScope Scope;
   Scope.Raw = Task->Raw;
@@ -127,7 +143,8 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   TaskCode Code;
   Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
   Code.HighPriority = Task->D.Task.HighPriority;
-  Code.Clauses = sanitizeComment("#pragma css " + Task->Raw->Text);
+  Code.Clauses =
+      sanitizeComment(std::string("#pragma ") + dialectName(Task->Raw->Dialect) + " " + Task->Raw->Text);
   if (Task->D.Task.HasPriority) {
     if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return;
     Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
@@ -194,7 +211,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       PC.TypeName = AC.genType(T.getUnqualifiedType());
       Args.push_back(Name);
     } else {
-      if (!T.isConstQualified())
+      if (!T.isConstQualified() && Scan.Unguarded.count(V))
         AC.warning(
             AC.fileLoc(V->getLocation()),
             "'%0' is used in the task block at line %1 and no clause names it: the task uses it in place, "
@@ -221,8 +238,13 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       return;
     }
     unsigned Off = SM.getFileOffset(Ref->getLocation());
-    Text += Buffer.slice(At, Off).str() + It->second;
-    At = Off + static_cast<unsigned>(Ref->getDecl()->getName().size());
+    Edits.push_back({Off, Off + static_cast<unsigned>(Ref->getDecl()->getName().size()), It->second});
+  }
+  std::stable_sort(Edits.begin(), Edits.end(),
+                   [](const TextEdit &A, const TextEdit &B) { return A.Begin < B.Begin; });
+  for (const TextEdit &E : Edits) {
+    Text += Buffer.slice(At, E.Begin).str() + E.Text;
+    At = E.End;
   }
   unsigned EndOff = SM.getFileOffset(AC.fileLoc(Block->getRBracLoc())) + 1;
   Text += Buffer.slice(At, EndOff).str();

@@ -8,10 +8,12 @@
 // value, and the block becomes the task's submit. Blocks that an outlined
 // function cannot reproduce are reported (return, goto, break out of the
 // block, `this`, class members, kernel launches, calls of tasks, directives
-// inside, blocks in templates or made by macros, CUDA targets), and so are
-// unnamed variables it cannot copy; unnamed ones it can are warned about.
+// inside other than OpenMP's critical, atomic and the like, blocks in
+// templates or made by macros, CUDA targets), and so are unnamed variables
+// it cannot copy; unnamed ones it can are warned about.
 //
 // Relies on TaskBuilder (the accesses), CallSites (the support code),
+// OmpConstructs (the OpenMP constructs inside a block),
 // LocalWaits (the locals it reaches), NameLookup, TaskRegistry, Templates
 // and AnalysisContext.
 //
@@ -23,9 +25,12 @@
 #include "CallSites.h"
 #include "LocalWaits.h"
 #include "NameLookup.h"
+#include "OmpConstructs.h"
+
 #include "TaskBuilder.h"
 #include "TaskRegistry.h"
 #include "Templates.h"
+#include <set>
 
 #include <optional>
 #include <vector>
@@ -35,9 +40,9 @@ namespace gpuss {
 class TaskBlocks {
 public:
   TaskBlocks(AnalysisContext &AC, NameResolver &Names, TaskBuilder &Builder, TaskRegistry &Tasks,
-             TemplateSupport &Templates, CallSites &Calls, LocalWaits &Locals)
+             TemplateSupport &Templates, CallSites &Calls, LocalWaits &Locals, OmpConstructs &Omp)
       : AC(AC), Ctx(AC.Ctx), SM(AC.SM), Raws(AC.Raws), Facts(AC.Facts), Plan(AC.Plan), Names(Names),
-        Builder(Builder), Tasks(Tasks), Templates(Templates), Calls(Calls), Locals(Locals) {}
+        Builder(Builder), Tasks(Tasks), Templates(Templates), Calls(Calls), Locals(Locals), Omp(Omp) {}
 
   /// A task directive (and its target) before Block: outlined by
   /// outlineBlocks().
@@ -62,11 +67,14 @@ private:
   struct BlockScan {
     std::vector<const clang::DeclRefExpr *> Refs;
     std::vector<const clang::VarDecl *> Vars;
+    /// Variables used outside every critical or atomic construct: those
+    /// used only inside one are shared on purpose.
+    std::set<const clang::VarDecl *> Unguarded;
   };
 
   bool inRange(clang::SourceLocation L, const clang::Stmt *Block) const;
 
-  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block,
+  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block, bool Guarded,
                  std::vector<const clang::Stmt *> &Loops, BlockScan &Scan);
 
   void outlineBlock(BlockRequest &Req);
@@ -83,6 +91,7 @@ private:
   TemplateSupport &Templates;
   CallSites &Calls;
   LocalWaits &Locals;
+  OmpConstructs &Omp;
   std::vector<BlockRequest> BlockRequests;
 };
 

@@ -211,7 +211,7 @@ bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective
   if (Call) Code.Callee += Templates.specializationArgs(FD);
   Code.Cuda = Target && Target->D.Target.Device == DeviceKind::Cuda;
   Code.HighPriority = Task->D.Task.HighPriority;
-  Code.Clauses = "#pragma css " + Task->Raw->Text;
+  Code.Clauses = std::string("#pragma ") + dialectName(Task->Raw->Dialect) + " " + Task->Raw->Text;
   if (Target && Target->Raw != Task->Raw) Code.Clauses += " / #pragma css " + Target->Raw->Text;
   Code.Clauses = sanitizeComment(Code.Clauses);
   if (Task->D.Task.HasPriority) {

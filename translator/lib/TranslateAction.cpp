@@ -82,6 +82,11 @@ public:
     Handler = std::make_unique<CssPragmaHandler>(Directives);
     CI.getPreprocessor().AddPragmaHandler(Handler.get());
     CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionRecorder>(Inclusions));
+    // OmpSs' `#pragma omp task ...`; under -fopenmp the directives are
+    // OpenMP's, and Clang's.
+    if (!CI.getLangOpts().OpenMP)
+      CI.getPreprocessor().addPPCallbacks(
+          std::make_unique<OmpPragmaRecorder>(CI.getPreprocessor(), Directives));
     return true;
   }
 

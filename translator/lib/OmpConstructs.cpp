@@ -1,0 +1,56 @@
+//===- OmpConstructs.cpp - OpenMP constructs around and inside OmpSs tasks --===//
+#include "OmpConstructs.h"
+
+#include "CodeGen.h"
+
+namespace gpuss {
+
+void OmpConstructs::add(const ParsedDirective &P, bool FileHasTasks) {
+  const RawDirective &R = *P.Raw;
+  // A construct whose end would wait for tasks, in a file that makes none,
+  // is the compiler's (which ignores it): nothing to change. With nowait,
+  // it only becomes a comment (inside a task block, it must not stay a
+  // directive there).
+  if (P.D.Kind == DirectiveKind::Region && !FileHasTasks) return;
+  if (!AC.translatable(AC.fileLoc(R.Begin))) return; // a system header's: not run by tasks we make
+  if (!AC.functionAround(R.Begin)) {
+    AC.error(R.NameLoc, "'#pragma omp %0' must be inside a function body, before the statement it applies to",
+             P.D.Omp.Spelled);
+    return;
+  }
+  std::string Header = P.D.Kind == DirectiveKind::Critical ? genCriticalHeader(P.D.Omp.LockName)
+                       : P.D.Omp.WaitsAtEnd                ? genRegionHeader()
+                                                           : std::string();
+  Prefixes[&R] = {std::move(Header), P.D.Kind};
+}
+
+std::optional<std::string> OmpConstructs::takePrefix(const RawDirective *R) {
+  auto It = Prefixes.find(R);
+  if (It == Prefixes.end()) return std::nullopt;
+  Taken.insert(R);
+  return It->second.first;
+}
+
+bool OmpConstructs::guardsStatementAt(clang::SourceLocation Begin) const {
+  for (const auto &[R, Prefix] : Prefixes)
+    if (Prefix.second == DirectiveKind::Critical && SM.getFileID(R->End) == SM.getFileID(Begin) &&
+        SM.getFileOffset(R->End) <= SM.getFileOffset(Begin) && AC.onlyTrivia(R->End, Begin))
+      return true;
+  return false;
+}
+
+void OmpConstructs::planConstructs() {
+  for (const auto &[R, Prefix] : Prefixes) {
+    if (Taken.count(R)) continue;
+    if (!AC.replaceDirective(*R, Prefix.first, /*Headers=*/true)) {
+      AC.error(R->NameLoc,
+               "'#pragma omp %0' here cannot be rewritten; write it as a #pragma line of the "
+               "source file",
+               R->Text.substr(0, R->Text.find(' ')));
+      continue;
+    }
+    if (!Prefix.first.empty()) AC.Plan.UsesRuntime = true;
+  }
+}
+
+} // namespace gpuss
