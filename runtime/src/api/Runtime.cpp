@@ -37,6 +37,7 @@ public:
   ~RuntimeImpl();
 
   Master &master() { return *master_; }
+  std::size_t device_count() const { return devices_.size(); }
   void finish();
   void trace_event(const std::string &track, const std::string &name, double start, double end) {
     trace_.record(track, name, start, end);
@@ -349,6 +350,10 @@ StatsSnapshot Runtime::stats() const {
 }
 const Config &Runtime::config() const {
   return impl_->config;
+}
+
+unsigned Runtime::body_threads() const {
+  return 1 + impl_->config.num_cpus + static_cast<unsigned>(impl_->device_count());
 }
 
 } // namespace gpuss

@@ -53,6 +53,9 @@ public:
   // Counters so far (complete after barrier or finish).
   StatsSnapshot stats() const;
   const Config &config() const;
+  // The threads that may run task bodies: the program's own, the host
+  // workers and one per device (OpenMP's omp_get_max_threads). Any thread.
+  unsigned body_threads() const;
 
 private:
   std::unique_ptr<RuntimeImpl> impl_;

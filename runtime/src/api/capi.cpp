@@ -10,9 +10,10 @@
 // barrier in a body) are the running task's business, not the process
 // runtime's: they go to NestedTasks without the process lock, which the
 // master may hold for a whole barrier while it waits for that very task.
-#include "support/Fatal.hpp"
-#include "graph/NestedTasks.hpp"
+#include "api/OpenMPRoutines.hpp"
 #include "api/Runtime.hpp"
+#include "graph/NestedTasks.hpp"
+#include "support/Fatal.hpp"
 // MPI layer hook (runtime/mpi, docs/mpi.md): once a css_mpi_ call has
 // started it, task calls and waits go through the layer.
 #include "../mpi/Hooks.hpp"
@@ -71,6 +72,7 @@ gpuss::Runtime &started_runtime(ProcessRuntime &process) {
     gpuss::Config config = gpuss::Config::from_environment();
     gpuss::mpi::adjust_config(config); // MPI hook: per-rank files and stats
     process.runtime = std::make_unique<gpuss::Runtime>(config);
+    gpuss::omp::runtime_started(process.runtime->body_threads());
     if (!process.exit_handler) std::atexit(exit_handler);
     process.exit_handler = true;
   }
