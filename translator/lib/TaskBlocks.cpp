@@ -9,6 +9,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace gpuss {
@@ -79,6 +80,18 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
       return false;
     }
   }
+  // Writes to a variable of the enclosing function (its by-value copy, if
+  // no clause names it: TaskBlocks::outlineBlock warns).
+  const clang::Expr *Written = nullptr;
+  if (const auto *Assign = llvm::dyn_cast<clang::BinaryOperator>(S); Assign && Assign->isAssignmentOp())
+    Written = Assign->getLHS();
+  else if (const auto *Step = llvm::dyn_cast<clang::UnaryOperator>(S); Step && Step->isIncrementDecrementOp())
+    Written = Step->getSubExpr();
+  if (const auto *Target =
+          Written ? llvm::dyn_cast<clang::DeclRefExpr>(Written->IgnoreParenImpCasts()) : nullptr)
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Target->getDecl());
+        V && !inRange(V->getLocation(), Block))
+      Scan.Assigned.emplace(V, Loc);
   if (llvm::isa<clang::LambdaExpr>(S)) return true;
   bool Loop =
       llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt, clang::CXXForRangeStmt>(
@@ -89,6 +102,44 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
     Ok &= scanBlock(Child, Block, Guarded, Loops, Scan);
   if (Loop) Loops.pop_back();
   return Ok;
+}
+
+bool TaskBlocks::readAfterBlock(const clang::VarDecl *V, const clang::FunctionDecl *F,
+                                const clang::CompoundStmt *Block) const {
+  struct Use {
+    unsigned Offset;
+    bool Overwrite; ///< the left side of a plain `=`
+  };
+  std::vector<Use> Uses;
+  std::vector<std::pair<unsigned, unsigned>> LoopsAround; // the loops around Block, as offset ranges
+  std::vector<const clang::Stmt *> Loops;
+  auto offsetOf = [&](SourceLocation L) { return SM.getFileOffset(AC.fileLoc(L)); };
+  std::function<void(const clang::Stmt *, bool)> Walk = [&](const clang::Stmt *S, bool Overwrite) {
+    if (!S) return;
+    if (S == Block) {
+      for (const clang::Stmt *L : Loops)
+        LoopsAround.push_back({offsetOf(L->getBeginLoc()), offsetOf(L->getEndLoc())});
+      return;
+    }
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S); Ref && Ref->getDecl() == V)
+      Uses.push_back({offsetOf(Ref->getLocation()), Overwrite});
+    bool Loop = llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(S);
+    if (Loop) Loops.push_back(S);
+    const auto *Assign = llvm::dyn_cast<clang::BinaryOperator>(S);
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child,
+           Assign && Assign->getOpcode() == clang::BO_Assign && Child == Assign->getLHS()->IgnoreParens());
+    if (Loop) Loops.pop_back();
+  };
+  Walk(F->getBody(), false);
+  const unsigned BlockEnd = offsetOf(Block->getEndLoc());
+  const Use *Next = nullptr;
+  for (const Use &U : Uses) {
+    if (U.Offset > BlockEnd && (!Next || U.Offset < Next->Offset)) Next = &U;
+    for (auto [Begin, End] : LoopsAround)
+      if (!U.Overwrite && Begin <= U.Offset && U.Offset <= End) return true;
+  }
+  return Next && !Next->Overwrite;
 }
 
 void TaskBlocks::outlineBlock(BlockRequest &Req) {
@@ -206,6 +257,12 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
                  std::to_string(Line), Why);
         return;
       }
+      if (auto Write = Scan.Assigned.find(V); Write != Scan.Assigned.end() && readAfterBlock(V, F, Block))
+        AC.warning(Write->second,
+                   "'%0' is assigned in the task block at line %1, but no clause names it, so the task "
+                   "assigns its own copy: the code after the task still reads the value from before it; "
+                   "name it in output(%0) or inout(%0)",
+                   Name, std::to_string(Line));
       PC.Name = Name;
       PC.Declarator = AC.genType(T.getUnqualifiedType(), Name);
       PC.TypeName = AC.genType(T.getUnqualifiedType());

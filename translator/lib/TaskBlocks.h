@@ -30,6 +30,7 @@
 #include "TaskBuilder.h"
 #include "TaskRegistry.h"
 #include "Templates.h"
+#include <map>
 #include <set>
 
 #include <optional>
@@ -70,7 +71,15 @@ private:
     /// Variables used outside every critical or atomic construct: those
     /// used only inside one are shared on purpose.
     std::set<const clang::VarDecl *> Unguarded;
+    /// Variables the block assigns (`=`, `op=`, `++`, `--`), at the first.
+    std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
   };
+
+  /// Whether the function reads V's value after Block: its first use after
+  /// the block is not a plain assignment, or a loop around the block reads
+  /// it outside the block.
+  bool readAfterBlock(const clang::VarDecl *V, const clang::FunctionDecl *F,
+                      const clang::CompoundStmt *Block) const;
 
   bool inRange(clang::SourceLocation L, const clang::Stmt *Block) const;
 
