@@ -122,7 +122,9 @@ enum css_device_kind {
 };
 
 enum css_task_flags {
-  CSS_TASK_HIGH_PRIORITY = 1u << 0 /* `highpriority`: scheduled before others */
+  CSS_TASK_HIGH_PRIORITY = 1u << 0, /* `highpriority`: scheduled before others */
+  CSS_TASK_FINAL = 1u << 1          /* OmpSs/OpenMP `final(e)`, e true: its children, and
+                                       theirs, run inline in its body (a recursion's cut-off) */
 };
 
 /*

@@ -30,6 +30,9 @@ int omp_get_thread_num(void);
 int omp_get_num_procs(void);
 /* Whether the calling code runs inside a task body. */
 int omp_in_parallel(void);
+/* Whether it runs inside a final task (final(e) with e true), where the
+ * tasks it calls run inline. */
+int omp_in_final(void);
 /* Ignored, with a warning: CSS_NUM_CPUS sets the host workers. */
 void omp_set_num_threads(int threads);
 

@@ -87,6 +87,7 @@ enum class ClauseKind {
   Inout,
   HighPriority,
   Priority,
+  Final,
   Label,
   Device,
   CopyIn,
@@ -117,6 +118,8 @@ struct TaskDirective {
   bool HighPriority = false;
   bool HasPriority = false; ///< priority(e): high priority when e > 0 at the call
   ExprText Priority;
+  bool HasFinal = false; ///< final(e): when e is true at the call, the tasks its body calls run inline
+  ExprText Final;
   std::string Label; ///< label(name), or empty
   /// `target ...` written inside the task directive.
   bool HasTarget = false;

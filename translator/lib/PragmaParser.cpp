@@ -45,6 +45,8 @@ const char *clauseName(ClauseKind K) {
     return "highpriority";
   case ClauseKind::Priority:
     return "priority";
+  case ClauseKind::Final:
+    return "final";
   case ClauseKind::Label:
     return "label";
   case ClauseKind::Device:
@@ -172,7 +174,7 @@ constexpr std::string_view WeakInstead =
     "GPUSs has no weak accesses: a child task works within its parent's data, which the parent's clauses "
     "name in full; name the data in input, output or inout";
 
-constexpr std::array<UnsupportedClause, 22> UnsupportedClauses = {{
+constexpr std::array<UnsupportedClause, 21> UnsupportedClauses = {{
     {"reduction",
      "GPUSs has no task reductions; name the reduced variable in inout(...) (the tasks that update it then "
      "run one after another), or let each task write a partial result of its own and combine them after a "
@@ -182,7 +184,6 @@ constexpr std::array<UnsupportedClause, 22> UnsupportedClauses = {{
     {"concurrent", InoutInstead},
     {"commutative", InoutInstead},
     {"mutexinoutset", InoutInstead},
-    {"final", NotDeferredInstead},
     {"if", NotDeferredInstead},
     {"mergeable", NotDeferredInstead},
     {"untied", RunsToEndInstead},
@@ -357,9 +358,10 @@ private:
     while (peek().K != Token::End) {
       const Token &Name = next();
       if (Name.K != Token::Ident)
-        return fail(Name.Offset, "expected a clause (input, output, inout, highpriority, priority, label or "
-                                 "target), found " +
-                                     quoted(Name));
+        return fail(Name.Offset,
+                    "expected a clause (input, output, inout, highpriority, priority, final, label "
+                    "or target), found " +
+                        quoted(Name));
       Clause C;
       C.Offset = Name.Offset;
       if (Name.Text == "input" || Name.Text == "in")
@@ -373,14 +375,18 @@ private:
         C.Kind = ClauseKind::HighPriority;
         Task.Clauses.push_back(std::move(C));
         continue;
-      } else if (Name.Text == "priority") {
-        if (Task.HasPriority) return fail(Name.Offset, "more than one priority clause; keep one");
+      } else if (Name.Text == "priority" || Name.Text == "final") {
+        const bool Priority = Name.Text == "priority";
+        if (Priority ? Task.HasPriority : Task.HasFinal)
+          return fail(Name.Offset, "more than one " + std::string(Name.Text) + " clause; keep one");
         const Token &Open = next();
-        if (!Open.is("(")) return fail(Open.Offset, "expected '(' after 'priority', found " + quoted(Open));
+        if (!Open.is("("))
+          return fail(Open.Offset,
+                      "expected '(' after '" + std::string(Name.Text) + "', found " + quoted(Open));
         char Stop = 0;
-        if (!parseExpr(Task.Priority, Open.Offset, '(', ')', "", Stop)) return false;
-        Task.HasPriority = true;
-        C.Kind = ClauseKind::Priority;
+        if (!parseExpr(Priority ? Task.Priority : Task.Final, Open.Offset, '(', ')', "", Stop)) return false;
+        (Priority ? Task.HasPriority : Task.HasFinal) = true;
+        C.Kind = Priority ? ClauseKind::Priority : ClauseKind::Final;
         Task.Clauses.push_back(std::move(C));
         continue;
       } else if (Name.Text == "label") {
@@ -410,7 +416,7 @@ private:
                                        "' belongs to a target: write 'target device(...)' before it");
         return fail(Name.Offset, "unknown clause '" + std::string(Name.Text) +
                                      "' in a task directive (expected input, output, inout, highpriority, "
-                                     "priority, label or target)");
+                                     "priority, final, label or target)");
       }
       if (!parseList(C, Name.Text)) return false;
       Task.Clauses.push_back(std::move(C));

@@ -26,6 +26,7 @@ inline constexpr const char *CopyOut = "CSS_COPY_OUT";
 inline constexpr const char *DeviceSmp = "CSS_DEVICE_SMP";
 inline constexpr const char *DeviceCuda = "CSS_DEVICE_CUDA";
 inline constexpr const char *HighPriority = "CSS_TASK_HIGH_PRIORITY";
+inline constexpr const char *Final = "CSS_TASK_FINAL";
 inline constexpr const char *TaskEnv = "css_task_env";
 inline constexpr const char *TaskDesc = "css_task_desc";
 inline constexpr const char *Translate = "css_translate";

@@ -200,6 +200,10 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return;
     Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
   }
+  if (Task->D.Task.HasFinal) {
+    if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return;
+    Code.Final = Names.qualified(Scope, Task->D.Task.Final);
+  }
   std::vector<PendingAccess> Pending;
   if (!Builder.buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
   for (const PendingAccess &P : Pending)

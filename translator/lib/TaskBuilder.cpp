@@ -218,6 +218,10 @@ bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective
     if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return false;
     Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
   }
+  if (Task->D.Task.HasFinal) {
+    if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return false;
+    Code.Final = Names.qualified(Scope, Task->D.Task.Final);
+  }
 
   // By-value arguments at a call site: the variables passed as scalars.
   std::set<const clang::ValueDecl *> ByValueVars;

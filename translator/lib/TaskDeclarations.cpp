@@ -87,6 +87,9 @@ TaskDeclarations::DirectiveSummary TaskDeclarations::summarize(const clang::Func
     } else if (C.Kind == ClauseKind::Priority) {
       S.Entries.push_back({"priority " + canonical(Task->D.Task.Priority, FD),
                            "priority(" + Task->D.Task.Priority.Text + ")", Task->Raw, C.Offset});
+    } else if (C.Kind == ClauseKind::Final) {
+      S.Entries.push_back({"final " + canonical(Task->D.Task.Final, FD),
+                           "final(" + Task->D.Task.Final.Text + ")", Task->Raw, C.Offset});
     } else if (C.Kind == ClauseKind::Label) {
       S.Entries.push_back(
           {"label " + Task->D.Task.Label, "label(" + Task->D.Task.Label + ")", Task->Raw, C.Offset});

@@ -78,6 +78,11 @@ int omp_in_parallel(void) {
   return gpuss::running_task() != nullptr;
 }
 
+int omp_in_final(void) {
+  const gpuss::RunningTask *running = gpuss::running_task();
+  return running != nullptr && running->task->is_final;
+}
+
 void omp_set_num_threads(int threads) {
   static std::once_flag warned;
   std::call_once(warned, [threads] {

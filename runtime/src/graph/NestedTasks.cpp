@@ -142,7 +142,10 @@ void NestedTasks::submit(RunningTask &running, const css_task_desc &desc) {
                        "' (" + parent.where() +
                        "); GPU tasks cannot be created inside host tasks: call it from the main program");
   check_within_parent(running, desc);
-  if (inline_only_ || !running.on_host_worker || gpu_child || !workers_ || workers_->count() == 0) {
+  // Inline children run with the parent still the running task, so a final
+  // task's descendants all run inline.
+  if (inline_only_ || parent.is_final || !running.on_host_worker || gpu_child || !workers_ ||
+      workers_->count() == 0) {
     run_inline(desc);
     return;
   }

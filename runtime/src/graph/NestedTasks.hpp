@@ -12,7 +12,8 @@
 //
 // A child runs inline, at once on the thread that calls it, with the
 // parent's own pointers (the GPU Superscalar paper's rule), with
-// CSS_NESTED=inline, when the parent runs on a device (its data is device
+// CSS_NESTED=inline, when the parent is final (CSS_TASK_FINAL: a
+// recursion's cut-off), when the parent runs on a device (its data is device
 // memory there), and when there are no host workers.
 //
 // A child's regions must lie within its parent's data or the parent body's

@@ -65,6 +65,7 @@ struct Task {
   std::vector<css_access> user_accesses; // accesses[i].user, contiguous for the body's env
   std::uint32_t device_kind = CSS_DEVICE_SMP;
   bool high_priority = false;
+  bool is_final = false;                // CSS_TASK_FINAL: the tasks its body calls run inline (NestedTasks)
   ExternalExecutor *executor = nullptr; // TaskKind::External: who runs it (ExternalTasks.hpp)
   // Longest chain of tasks from this one to the end of the graph, counted
   // when a barrier makes the graph complete (0: not counted).

@@ -33,6 +33,7 @@ TaskRef make_user_task(const css_task_desc &desc, std::uint64_t id) {
   task->body = desc.body;
   task->device_kind = desc.device_kind;
   task->high_priority = (desc.flags & CSS_TASK_HIGH_PRIORITY) != 0;
+  task->is_final = (desc.flags & CSS_TASK_FINAL) != 0;
   task->set_args(desc.args, desc.args_size);
   task->accesses.reserve(desc.num_accesses);
   for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
