@@ -103,6 +103,19 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   S += Indent + Desc + ".file = " + FileExpr + ";\n";
   S += Indent + Desc + ".line = " + LineExpr + ";\n";
   S += Indent + rt::Submit + "(&" + Desc + ");\n";
+  if (!Task.If.empty() && NumAcc > 0) {
+    // if(e) false: an undeferred task, whose call returns once it has run
+    // (OpenMP); waiting for its data is waiting for it.
+    std::string Wait = local("undeferred"), N = std::to_string(NumAcc);
+    if (!Task.Pin.empty()) S += Task.Pin + "\n";
+    S += Indent + "if (!(" + Task.If + ")) {\n";
+    S += Indent + "  " + rt::Region + " " + Wait + "[" + N + "];\n";
+    for (size_t I = 0; I < NumAcc; ++I)
+      S += Indent + "  " + Wait + "[" + std::to_string(I) + "] = " + Acc + "[" + std::to_string(I) +
+           "].region;\n";
+    S += Indent + "  " + rt::WaitOn + "(" + Wait + ", " + N + ");\n";
+    S += Indent + "}\n";
+  }
   return S;
 }
 

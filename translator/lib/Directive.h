@@ -88,6 +88,7 @@ enum class ClauseKind {
   HighPriority,
   Priority,
   Final,
+  If,
   Label,
   Device,
   CopyIn,
@@ -120,6 +121,8 @@ struct TaskDirective {
   ExprText Priority;
   bool HasFinal = false; ///< final(e): when e is true at the call, the tasks its body calls run inline
   ExprText Final;
+  bool HasIf = false; ///< if(e): when e is false at the call, the call returns once the task has run
+  ExprText If;
   std::string Label; ///< label(name), or empty
   /// `target ...` written inside the task directive.
   bool HasTarget = false;

@@ -47,6 +47,8 @@ const char *clauseName(ClauseKind K) {
     return "priority";
   case ClauseKind::Final:
     return "final";
+  case ClauseKind::If:
+    return "if";
   case ClauseKind::Label:
     return "label";
   case ClauseKind::Device:
@@ -165,16 +167,11 @@ constexpr std::string_view InoutInstead =
 constexpr std::string_view CopiedInstead =
     "task arguments are copied when the call happens (scalars by value) and pointers reach their data "
     "through input, output and inout; remove the clause";
-constexpr std::string_view NotDeferredInstead =
-    "every call of a task function is a task in GPUSs; remove the clause, and where some calls must run "
-    "as plain calls, annotate only the calls that are tasks ('#pragma css task' before the call)";
-constexpr std::string_view RunsToEndInstead =
-    "a GPUSs task runs to its end on the worker that starts it; remove the clause";
 constexpr std::string_view WeakInstead =
     "GPUSs has no weak accesses: a child task works within its parent's data, which the parent's clauses "
     "name in full; name the data in input, output or inout";
 
-constexpr std::array<UnsupportedClause, 21> UnsupportedClauses = {{
+constexpr std::array<UnsupportedClause, 17> UnsupportedClauses = {{
     {"reduction",
      "GPUSs has no task reductions; name the reduced variable in inout(...) (the tasks that update it then "
      "run one after another), or let each task write a partial result of its own and combine them after a "
@@ -184,10 +181,6 @@ constexpr std::array<UnsupportedClause, 21> UnsupportedClauses = {{
     {"concurrent", InoutInstead},
     {"commutative", InoutInstead},
     {"mutexinoutset", InoutInstead},
-    {"if", NotDeferredInstead},
-    {"mergeable", NotDeferredInstead},
-    {"untied", RunsToEndInstead},
-    {"tied", RunsToEndInstead},
     {"firstprivate", CopiedInstead},
     {"private", CopiedInstead},
     {"shared", CopiedInstead},
@@ -375,19 +368,30 @@ private:
         C.Kind = ClauseKind::HighPriority;
         Task.Clauses.push_back(std::move(C));
         continue;
-      } else if (Name.Text == "priority" || Name.Text == "final") {
-        const bool Priority = Name.Text == "priority";
-        if (Priority ? Task.HasPriority : Task.HasFinal)
-          return fail(Name.Offset, "more than one " + std::string(Name.Text) + " clause; keep one");
+      } else if (Name.Text == "priority" || Name.Text == "final" || Name.Text == "if") {
+        // A C expression evaluated at the call.
+        C.Kind = Name.Text == "priority" ? ClauseKind::Priority
+                 : Name.Text == "final"  ? ClauseKind::Final
+                                         : ClauseKind::If;
+        bool &Has = C.Kind == ClauseKind::Priority ? Task.HasPriority
+                    : C.Kind == ClauseKind::Final  ? Task.HasFinal
+                                                   : Task.HasIf;
+        ExprText &E = C.Kind == ClauseKind::Priority ? Task.Priority
+                      : C.Kind == ClauseKind::Final  ? Task.Final
+                                                     : Task.If;
+        if (Has) return fail(Name.Offset, "more than one " + std::string(Name.Text) + " clause; keep one");
         const Token &Open = next();
         if (!Open.is("("))
           return fail(Open.Offset,
                       "expected '(' after '" + std::string(Name.Text) + "', found " + quoted(Open));
         char Stop = 0;
-        if (!parseExpr(Priority ? Task.Priority : Task.Final, Open.Offset, '(', ')', "", Stop)) return false;
-        (Priority ? Task.HasPriority : Task.HasFinal) = true;
-        C.Kind = Priority ? ClauseKind::Priority : ClauseKind::Final;
+        if (!parseExpr(E, Open.Offset, '(', ')', "", Stop)) return false;
+        Has = true;
         Task.Clauses.push_back(std::move(C));
+        continue;
+      } else if (Name.Text == "untied" || Name.Text == "tied" || Name.Text == "mergeable") {
+        // Permissions a GPUSs task needs not use: it runs to its end on one
+        // worker, and is never merged.
         continue;
       } else if (Name.Text == "label") {
         if (!Task.Label.empty()) return fail(Name.Offset, "more than one label clause; keep one");
@@ -416,7 +420,7 @@ private:
                                        "' belongs to a target: write 'target device(...)' before it");
         return fail(Name.Offset, "unknown clause '" + std::string(Name.Text) +
                                      "' in a task directive (expected input, output, inout, highpriority, "
-                                     "priority, final, label or target)");
+                                     "priority, final, if, label or target)");
       }
       if (!parseList(C, Name.Text)) return false;
       Task.Clauses.push_back(std::move(C));

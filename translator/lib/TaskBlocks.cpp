@@ -204,6 +204,10 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return;
     Code.Final = Names.qualified(Scope, Task->D.Task.Final);
   }
+  if (Task->D.Task.HasIf) {
+    if (!Names.checkExprNames(Scope, Task->D.Task.If)) return;
+    Code.If = Names.qualified(Scope, Task->D.Task.If);
+  }
   std::vector<PendingAccess> Pending;
   if (!Builder.buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
   for (const PendingAccess &P : Pending)

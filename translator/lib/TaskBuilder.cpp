@@ -222,6 +222,10 @@ bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective
     if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return false;
     Code.Final = Names.qualified(Scope, Task->D.Task.Final);
   }
+  if (Task->D.Task.HasIf) {
+    if (!Names.checkExprNames(Scope, Task->D.Task.If)) return false;
+    Code.If = Names.qualified(Scope, Task->D.Task.If);
+  }
 
   // By-value arguments at a call site: the variables passed as scalars.
   std::set<const clang::ValueDecl *> ByValueVars;

@@ -90,6 +90,9 @@ TaskDeclarations::DirectiveSummary TaskDeclarations::summarize(const clang::Func
     } else if (C.Kind == ClauseKind::Final) {
       S.Entries.push_back({"final " + canonical(Task->D.Task.Final, FD),
                            "final(" + Task->D.Task.Final.Text + ")", Task->Raw, C.Offset});
+    } else if (C.Kind == ClauseKind::If) {
+      S.Entries.push_back(
+          {"if " + canonical(Task->D.Task.If, FD), "if(" + Task->D.Task.If.Text + ")", Task->Raw, C.Offset});
     } else if (C.Kind == ClauseKind::Label) {
       S.Entries.push_back(
           {"label " + Task->D.Task.Label, "label(" + Task->D.Task.Label + ")", Task->Raw, C.Offset});

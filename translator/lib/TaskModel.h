@@ -104,6 +104,7 @@ struct TaskCode {
   bool HighPriority = false;
   std::string Priority; ///< priority(e): e, evaluated at the call (high priority when > 0)
   std::string Final;    ///< final(e): e, evaluated at the call (its body's tasks inline when true)
+  std::string If;       ///< if(e): e, evaluated at the call (the call waits for the task when false)
   /// A function template annotated at its declaration: the generated
   /// struct, trampoline and submit helper are templates with the same
   /// parameters, e.g. Head "template <typename T, int N>", Args "<T, N>".

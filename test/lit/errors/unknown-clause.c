@@ -2,6 +2,6 @@
 // RUN: test ! -e %t.c
 #pragma css task input(a[4]) inputs(b[4])
 void f(int *a, int *b);
-// CHECK: unknown-clause.c:3:30: error: unknown clause 'inputs' in a task directive (expected input, output, inout, highpriority, priority, final, label or target)
+// CHECK: unknown-clause.c:3:30: error: unknown clause 'inputs' in a task directive (expected input, output, inout, highpriority, priority, final, if, label or target)
 // CHECK-NEXT: {{.*}}| #pragma css task input(a[4]) inputs(b[4])
 // CHECK-NEXT: {{^ *\| {30}\^}}
