@@ -23,7 +23,9 @@ double omp_get_wtick(void);
 /* The threads that may run task bodies: the program's thread, the host
  * workers (CSS_NUM_CPUS) and one per device (starts the runtime). */
 int omp_get_max_threads(void);
-int omp_get_num_threads(void); /* the same: GPUSs has no team */
+/* In a task body, the same; elsewhere 1: the program's thread runs a
+ * parallel region's code alone (GPUSs has no team). */
+int omp_get_num_threads(void);
 /* This thread's number, from 0 (the program's thread) to
  * omp_get_max_threads() - 1 for the runtime's threads. */
 int omp_get_thread_num(void);

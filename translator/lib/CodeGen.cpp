@@ -257,8 +257,8 @@ std::string genCriticalHeader(const std::string &LockName) {
   return std::string("for (") + rt::CriticalEnter + "(" + Name + "); " + rt::CriticalHeld + "(" + Name +
          "); " + rt::CriticalLeave + "(" + Name + "))";
 }
-std::string genRegionHeader() {
-  std::string Once = std::string(rt::LocalPrefix) + "omp_region";
+std::string genRegionHeader(unsigned Id) {
+  std::string Once = std::string(rt::LocalPrefix) + "omp_region" + std::to_string(Id);
   return "for (int " + Once + " = 1; " + Once + "; " + Once + " = 0, " + rt::Barrier + "())";
 }
 std::string genStart() {

@@ -53,8 +53,9 @@ std::string genRelease(const std::vector<RegionCode> &Regions);
 /// its statement, the loop's body, runs holding lock `LockName`.
 std::string genCriticalHeader(const std::string &LockName);
 /// The one-pass loop header of an OpenMP construct whose end is a barrier:
-/// the barrier is the loop's step, after its statement.
-std::string genRegionHeader();
+/// the barrier is the loop's step, after its statement. `Id` tells the
+/// loop variables of nested constructs apart (-Wshadow).
+std::string genRegionHeader(unsigned Id);
 
 /// `Text` wrapped in a C comment.
 std::string genComment(const std::string &Text);

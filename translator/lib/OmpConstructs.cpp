@@ -19,7 +19,7 @@ void OmpConstructs::add(const ParsedDirective &P, bool FileHasTasks) {
     return;
   }
   std::string Header = P.D.Kind == DirectiveKind::Critical ? genCriticalHeader(P.D.Omp.LockName)
-                       : P.D.Omp.WaitsAtEnd                ? genRegionHeader()
+                       : P.D.Omp.WaitsAtEnd                ? genRegionHeader(++Regions)
                                                            : std::string();
   Prefixes[&R] = {std::move(Header), P.D.Kind};
 }

@@ -55,6 +55,7 @@ private:
   clang::SourceManager &SM;
   std::map<const RawDirective *, std::pair<std::string, DirectiveKind>> Prefixes;
   std::set<const RawDirective *> Taken;
+  unsigned Regions = 0; ///< constructs that end in a barrier, numbered
 };
 
 } // namespace gpuss

@@ -249,11 +249,26 @@ private:
       return parseOmpConstruct(D, Name);
     if (Name.Text == "task") {
       D.Kind = DirectiveKind::Task;
-      return parseTask(D.Task);
+      if (!parseTask(D.Task)) return false;
+      if (Dialect == PragmaDialect::Omp)
+        for (Clause &C : D.Task.Clauses)
+          for (Item &It : C.Items)
+            subscriptsAsElements(It);
+      return true;
     }
     if (Name.Text == "target") {
       D.Kind = DirectiveKind::Target;
       return parseTarget(D.Target, Name.Offset, /*Embedded=*/false);
+    }
+    if (Name.Text == "taskwait" && peek().is("depend")) {
+      // OpenMP 5: `taskwait depend(in: x)` waits for the writers of x, as
+      // `taskwait on(x)`.
+      D.Kind = DirectiveKind::Wait;
+      next();
+      Clause C;
+      if (!parseDepend(C)) return false;
+      D.Wait.Items = std::move(C.Items);
+      return expectEnd("taskwait depend(...)");
     }
     if (Name.Text == "wait" || (Name.Text == "taskwait" && peek().is("on"))) {
       D.Kind = DirectiveKind::Wait;
@@ -265,6 +280,9 @@ private:
       C.Offset = On.Offset;
       if (!parseList(C, "on")) return false;
       D.Wait.Items = std::move(C.Items);
+      if (Dialect == PragmaDialect::Omp)
+        for (Item &It : D.Wait.Items)
+          subscriptsAsElements(It);
       return expectEnd(Spelled);
     }
     if (Name.Text == "barrier" || Name.Text == "taskwait" || Name.Text == "start" || Name.Text == "finish") {
@@ -310,14 +328,17 @@ private:
       return true;
     }
     D.Kind = DirectiveKind::Region;
-    D.Omp.WaitsAtEnd = true;
+    // `master` and `masked` end without a barrier, unless a taskloop (its
+    // implicit taskgroup) comes with them.
+    D.Omp.WaitsAtEnd = Name.Text != "master" && Name.Text != "masked";
     while (peek().K != Token::End) {
       const Token &T = next();
       if (T.K == Token::Ident && D.Omp.Spelled.find(' ') == std::string::npos && !peek().is("(") &&
           (T.Text == "for" || T.Text == "sections" || T.Text == "single" || T.Text == "masked" ||
-           T.Text == "master" || T.Text == "loop" || T.Text == "simd" || T.Text == "taskloop"))
+           T.Text == "master" || T.Text == "loop" || T.Text == "simd" || T.Text == "taskloop")) {
         D.Omp.Spelled += " " + std::string(T.Text);
-      else if (T.is("nowait") || T.is("nogroup"))
+        if (T.Text == "taskloop") D.Omp.WaitsAtEnd = true;
+      } else if (T.is("nowait") || T.is("nogroup"))
         D.Omp.WaitsAtEnd = D.Omp.Spelled.rfind("parallel", 0) == 0; // a parallel region ends in a barrier
       else if (T.K == Token::Ident && peek().is("("))
         skipParens();
@@ -525,6 +546,20 @@ private:
     return true;
   }
 
+  /// In OpenMP's `depend(...)` and in every clause of `#pragma omp`, a
+  /// subscript is C's: `x[k]` is element k (`x[k;1]`), where StarSs' `css`
+  /// clauses read it as k elements from x[0]. After a shape, `[k]` is an
+  /// element already; `*p[i]` subscripts are C's already too.
+  static void subscriptsAsElements(Item &It) {
+    if (!It.Shape.empty() || It.Deref) return;
+    for (Dimension &Dim : It.Dims)
+      if (Dim.K == Dimension::Extent) {
+        Dim.K = Dimension::Length;
+        Dim.Second.Text = "1";
+        Dim.Second.Offset = Dim.First.Offset;
+      }
+  }
+
   /// OpenMP's and OmpSs' `depend(in: ...)`, `depend(out: ...)`,
   /// `depend(inout: ...)`: input, output and inout.
   bool parseDepend(Clause &C) {
@@ -550,6 +585,8 @@ private:
       return fail(Colon.Offset, "expected ':' after '" + Spelled.substr(0, Spelled.size() - 1) + "', found " +
                                     quoted(Colon));
     if (!parseItems(C, Spelled, Open)) return false;
+    for (Item &It : C.Items)
+      subscriptsAsElements(It);
     // `x[a:b]` is elements a to b in OmpSs and b elements from a in OpenMP:
     // in an OpenMP clause, neither reading is safe to guess.
     for (const Item &It : C.Items)
@@ -794,9 +831,9 @@ ParseResult parseDirective(std::string_view Text, PragmaDialect Dialect) {
 }
 
 bool isReadOmpDirective(std::string_view FirstWord, std::string_view NextWord) {
-  static constexpr std::array<std::string_view, 13> Read = {
-      "task", "taskwait", "critical", "atomic",    "barrier",  "parallel", "single",
-      "for",  "sections", "scope",    "taskgroup", "taskloop", "target"};
+  static constexpr std::array<std::string_view, 15> Read = {
+      "task",     "taskwait", "critical",  "atomic",   "barrier", "parallel", "single", "for",
+      "sections", "scope",    "taskgroup", "taskloop", "master",  "masked",   "target"};
   if (FirstWord == "target") return NextWord == "device"; // OmpSs; OpenMP's target offloads
   for (std::string_view W : Read)
     if (W == FirstWord) return true;

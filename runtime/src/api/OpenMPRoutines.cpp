@@ -63,7 +63,10 @@ int omp_get_max_threads(void) {
 }
 
 int omp_get_num_threads(void) {
-  return omp_get_max_threads();
+  // Outside task bodies the program's thread is alone, as in a parallel
+  // region run by one thread: work split by omp_get_thread_num() and
+  // omp_get_num_threads() there is all done by it.
+  return gpuss::running_task() != nullptr ? omp_get_max_threads() : 1;
 }
 
 int omp_get_thread_num(void) {

@@ -46,6 +46,10 @@ int main(void) {
   for (int i = 0; i < N; i++)
     v[i] = i + 1;
   max_threads = omp_get_max_threads();
+  /* The program's thread runs a parallel region's code alone: work split
+     by thread number and count is all its own. */
+  if (omp_get_num_threads() != 1 || omp_get_thread_num() != 0)
+    printf("program thread: %d of %d\n", omp_get_thread_num(), omp_get_num_threads());
   partial = calloc((size_t)max_threads, sizeof *partial);
   omp_init_lock(&lock);
   double t0 = omp_get_wtime();

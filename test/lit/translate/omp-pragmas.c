@@ -6,7 +6,7 @@
 // RUN: %gpuss-translate %s -o %t.c --
 // RUN: FileCheck %s < %t.c
 // RUN: FileCheck --check-prefix=BLOCK %s < %t.c
-// RUN: %cc -fsyntax-only -Wall -Wno-unknown-pragmas -I %gpuss-include %t.c
+// RUN: %cc -fsyntax-only -Wall -Wshadow -Werror -Wno-unknown-pragmas -I %gpuss-include %t.c
 // RUN: %gpuss-translate %S/Inputs/omp-no-tasks.c -o %t2.c --
 // RUN: FileCheck --check-prefix=NOTASKS %s < %t2.c
 
@@ -36,8 +36,8 @@ void sum(int n, const long *v, long *acc) {
 int main(void) {
   static long v[8][64];
   long acc = 0;
-// CHECK: for (int __css_omp_region = 1; __css_omp_region; __css_omp_region = 0, css_barrier()) /* #pragma omp parallel */
-// CHECK: for (int __css_omp_region = 1; __css_omp_region; __css_omp_region = 0, css_barrier()) /* #pragma omp single */
+// CHECK: for (int __css_omp_region1 = 1; __css_omp_region1; __css_omp_region1 = 0, css_barrier()) /* #pragma omp parallel */
+// CHECK: for (int __css_omp_region2 = 1; __css_omp_region2; __css_omp_region2 = 0, css_barrier()) /* #pragma omp single */
 #pragma omp parallel
 #pragma omp single
   {
@@ -64,9 +64,22 @@ int main(void) {
 #pragma omp simd
   for (int i = 0; i < 64; i++)
     v[0][i] = i;
-// CHECK: #pragma omp master
+// CHECK: /* #pragma omp master */
 #pragma omp master
   acc += 2;
+// A taskloop's implicit taskgroup, with master or alone.
+// CHECK: css_barrier()) /* #pragma omp master taskloop grainsize(2) */
+#pragma omp master taskloop grainsize(2)
+  for (int b = 0; b < 8; b++)
+    sum(64, v[b], &acc);
+// CHECK: /* #pragma omp taskloop nogroup */
+// CHECK-NOT: css_barrier()) /* #pragma omp taskloop nogroup */
+#pragma omp taskloop nogroup
+  for (int b = 0; b < 8; b++)
+    sum(64, v[b], &acc);
+// OpenMP 5's taskwait depend(...) is taskwait on(...).
+// CHECK: css_wait_on({{.*}}); /* #pragma omp taskwait depend(in: acc) */
+#pragma omp taskwait depend(in: acc)
 // CHECK: css_barrier(); /* #pragma omp taskwait noflush */
 #pragma omp taskwait noflush
 // An inline task block with a critical construct inside: written into the
