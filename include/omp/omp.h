@@ -37,6 +37,13 @@ int omp_in_parallel(void);
 int omp_in_final(void);
 /* Ignored, with a warning: CSS_NUM_CPUS sets the host workers. */
 void omp_set_num_threads(int threads);
+/* Accepted and ignored (GPUSs has no teams to adjust or nest); the getters
+ * say 0, and omp_get_level says 0 outside task bodies, 1 inside. */
+void omp_set_dynamic(int dynamic);
+int omp_get_dynamic(void);
+void omp_set_nested(int nested);
+int omp_get_nested(void);
+int omp_get_level(void);
 
 /* Locks; a nestable lock may be set again by the thread that holds it. */
 typedef struct {

@@ -75,8 +75,48 @@ void CssPragmaHandler::HandlePragma(clang::Preprocessor &PP, clang::PragmaIntrod
   Out.push_back(std::move(D));
 }
 
+/// `_Pragma("omp ...")`, directly or from a macro: not read (its text is
+/// not in the file to re-read), and not silently left either, where the
+/// program's results depend on it.
+void OmpPragmaRecorder::reportOperator(clang::SourceLocation Loc) {
+  const clang::SourceManager &SM = PP.getSourceManager();
+  const clang::LangOptions &LO = PP.getLangOpts();
+  clang::SourceLocation Spelling = SM.getSpellingLoc(Loc);
+  auto [File, Offset] = SM.getDecomposedLoc(Spelling);
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid) return;
+  clang::Lexer Raw(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Offset, Buffer.end());
+  clang::Token Tok;
+  Raw.LexFromRawLexer(Tok); // _Pragma (or __pragma)
+  Raw.LexFromRawLexer(Tok); // (
+  Raw.LexFromRawLexer(Tok);
+  if (!Tok.is(clang::tok::string_literal)) return;
+  std::string Text = clang::Lexer::getSpelling(Tok, SM, LO);
+  Text = Text.size() >= 2 ? Text.substr(1, Text.size() - 2) : std::string();
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  llvm::StringRef(Text).split(Words, ' ', 3, /*KeepEmpty=*/false);
+  if (Words.size() < 2 || Words[0] != "omp" ||
+      !isReadOmpDirective(Words[1], Words.size() > 2 ? Words[2] : ""))
+    return;
+  // Recorded for the analysis to refuse (TaskAnalysis), with the other
+  // directives' errors.
+  RawDirective D;
+  D.Dialect = PragmaDialect::Omp;
+  D.FromOperator = true;
+  D.Replaceable = false;
+  D.Text = llvm::StringRef(Text).drop_front(3).trim().str();
+  D.Begin = D.End = D.NameLoc = SM.getExpansionLoc(Loc);
+  Out.push_back(std::move(D));
+}
+
 void OmpPragmaRecorder::PragmaDirective(clang::SourceLocation Loc, clang::PragmaIntroducerKind Introducer) {
-  if (Introducer != clang::PIK_HashPragma || !Loc.isFileID()) return;
+  if (Introducer != clang::PIK_HashPragma) {
+    if (!PP.getSourceManager().isInSystemHeader(PP.getSourceManager().getExpansionLoc(Loc)))
+      reportOperator(Loc);
+    return;
+  }
+  if (!Loc.isFileID()) return;
   const clang::SourceManager &SM = PP.getSourceManager();
   // A system header's OpenMP (a library parallelised with it) is not the
   // program's, and not translated.

@@ -61,14 +61,16 @@ private:
 /// (isReadOmpDirective). Clang's parser owns the `omp` pragma namespace (it
 /// ignores it without -fopenmp), so these are not taken from a handler:
 /// this callback sees each `#pragma` before its handler and re-reads the
-/// line from the file with a raw lexer. `_Pragma("omp ...")` is left to
-/// Clang. Not installed under -fopenmp, where the directives are OpenMP's.
+/// line from the file with a raw lexer. `_Pragma("omp ...")` of those
+/// directives is an error (its text cannot be re-read so). Not installed
+/// under -fopenmp, where the directives are OpenMP's.
 class OmpPragmaRecorder : public clang::PPCallbacks {
 public:
   OmpPragmaRecorder(clang::Preprocessor &PP, std::vector<RawDirective> &Out) : PP(PP), Out(Out) {}
   void PragmaDirective(clang::SourceLocation Loc, clang::PragmaIntroducerKind Introducer) override;
 
 private:
+  void reportOperator(clang::SourceLocation Loc);
   clang::Preprocessor &PP;
   std::vector<RawDirective> &Out;
 };

@@ -35,7 +35,22 @@ public:
   bool run() {
     // 1. Every directive parsed; a syntax error stops the analysis.
     std::vector<ParsedDirective> Parsed;
+    auto firstWord = [](const RawDirective &R) { return llvm::StringRef(R.Text).split(' ').first; };
+    bool AnyTask = false;
+    for (const RawDirective &R : AC.Raws)
+      AnyTask |= firstWord(R) == "task";
     for (const RawDirective &R : AC.Raws) {
+      if (R.Dialect == PragmaDialect::Omp && R.FromOperator) {
+        // OpenMP's constructs that end in a barrier matter only where there
+        // are tasks to wait for.
+        llvm::StringRef W = firstWord(R);
+        if (!AnyTask && W != "critical" && W != "atomic") continue;
+        AC.error(R.NameLoc,
+                 "'_Pragma(\"omp %0\")' is not read by GPUSs (OmpSs tasks and the OpenMP constructs around "
+                 "and inside them must be #pragma lines): write '#pragma omp %0' on a line of its own",
+                 R.Text);
+        continue;
+      }
       ParseResult Result = parseDirective(R.Text, R.Dialect);
       if (!Result.Parsed) {
         AC.error(R.locationOf(Result.Error.Offset), "%0", Result.Error.Message);

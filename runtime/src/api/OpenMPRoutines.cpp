@@ -96,6 +96,18 @@ void omp_set_num_threads(int threads) {
   });
 }
 
+void omp_set_dynamic(int) {}
+int omp_get_dynamic(void) {
+  return 0;
+}
+void omp_set_nested(int) {}
+int omp_get_nested(void) {
+  return 0;
+}
+int omp_get_level(void) {
+  return gpuss::running_task() != nullptr ? 1 : 0;
+}
+
 void omp_init_lock(omp_lock_t *lock) {
   lock->gpuss_impl = std::make_unique<std::mutex>().release(); // owned by the handle until destroy
 }

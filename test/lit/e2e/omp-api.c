@@ -14,6 +14,11 @@
 // WARN: gpuss: warning: omp_set_num_threads(8) is ignored: CSS_NUM_CPUS sets GPUSs's host workers
 #include <omp.h>
 #include <stdio.h>
+
+/* What an OmpSs compiler defines: programs call the omp routines under it. */
+#if !defined(_OPENMP) || !defined(_OMPSS)
+#error "_OPENMP and _OMPSS are not defined"
+#endif
 #include <stdlib.h>
 
 #define N 8192
