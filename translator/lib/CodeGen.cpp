@@ -79,12 +79,19 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   }
   S += Indent + Desc + ".abi_version = " + rt::AbiVersion + ";\n";
   S += Indent + Desc + ".device_kind = " + (Task.Cuda ? rt::DeviceCuda : rt::DeviceSmp) + ";\n";
+  // Flags from expressions of the directive are evaluated here: their
+  // errors point at the directive's line.
   std::string Flags = Task.HighPriority ? rt::HighPriority : "0";
-  if (!Task.HighPriority && !Task.Priority.empty())
+  bool FromDirective = false;
+  if (!Task.HighPriority && !Task.Priority.empty()) {
     Flags = "((" + Task.Priority + ") > 0 ? " + rt::HighPriority + " : 0)";
-  if (!Task.Final.empty()) Flags += " | ((" + Task.Final + ") ? " + rt::Final + " : 0)";
-  if ((!Task.HighPriority && !Task.Priority.empty()) || !Task.Final.empty())
-    if (!Task.Pin.empty()) S += Task.Pin + "\n";
+    FromDirective = true;
+  }
+  if (!Task.Final.empty()) {
+    Flags += " | ((" + Task.Final + ") ? " + rt::Final + " : 0)";
+    FromDirective = true;
+  }
+  if (FromDirective && !Task.Pin.empty()) S += Task.Pin + "\n";
   S += Indent + Desc + ".flags = " + Flags + ";\n";
   S += Indent + Desc + ".num_accesses = " + std::to_string(NumAcc) + ";\n";
   S += Indent + Desc + ".accesses = " + Acc + ";\n";

@@ -34,17 +34,19 @@ public:
 
   bool run() {
     // 1. Every directive parsed; a syntax error stops the analysis.
+    // Whether the file makes tasks decides what OpenMP constructs mean
+    // (OmpConstructs): a task directive is one whose first word is task.
     std::vector<ParsedDirective> Parsed;
     auto firstWord = [](const RawDirective &R) { return llvm::StringRef(R.Text).split(' ').first; };
-    bool AnyTask = false;
+    bool FileHasTasks = false;
     for (const RawDirective &R : AC.Raws)
-      AnyTask |= firstWord(R) == "task";
+      FileHasTasks |= firstWord(R) == "task";
     for (const RawDirective &R : AC.Raws) {
       if (R.Dialect == PragmaDialect::Omp && R.FromOperator) {
         // OpenMP's constructs that end in a barrier matter only where there
         // are tasks to wait for.
         llvm::StringRef W = firstWord(R);
-        if (!AnyTask && W != "critical" && W != "atomic") continue;
+        if (!FileHasTasks && W != "critical" && W != "atomic") continue;
         AC.error(R.NameLoc,
                  "'_Pragma(\"omp %0\")' is not read by GPUSs (OmpSs tasks and the OpenMP constructs around "
                  "and inside them must be #pragma lines): write '#pragma omp %0' on a line of its own",
@@ -60,9 +62,6 @@ public:
     }
     if (AC.Failed) return false;
     // 2. Each directive attached to the code after it, in source order.
-    bool FileHasTasks = false;
-    for (const ParsedDirective &P : Parsed)
-      FileHasTasks |= P.D.Kind == DirectiveKind::Task;
     for (size_t I = 0; I < Parsed.size(); ++I) {
       ParsedDirective &P = Parsed[I];
       switch (P.D.Kind) {

@@ -193,21 +193,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   unsigned Line = AC.lineOf(Loc);
   TaskCode Code;
   Code.Label = Task->D.Task.Label.empty() ? "task block in " + F->getNameAsString() : Task->D.Task.Label;
-  Code.HighPriority = Task->D.Task.HighPriority;
-  Code.Clauses =
-      sanitizeComment(std::string("#pragma ") + dialectName(Task->Raw->Dialect) + " " + Task->Raw->Text);
-  if (Task->D.Task.HasPriority) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return;
-    Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
-  }
-  if (Task->D.Task.HasFinal) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return;
-    Code.Final = Names.qualified(Scope, Task->D.Task.Final);
-  }
-  if (Task->D.Task.HasIf) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.If)) return;
-    Code.If = Names.qualified(Scope, Task->D.Task.If);
-  }
+  if (!Builder.buildCallTimeClauses(Task, nullptr, Scope, Code)) return;
   std::vector<PendingAccess> Pending;
   if (!Builder.buildAccesses(Task, Target, Scope, {}, Pending, Code)) return;
   for (const PendingAccess &P : Pending)

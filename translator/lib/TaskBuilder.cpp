@@ -6,6 +6,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "llvm/Support/Regex.h"
+#include <tuple>
 
 namespace gpuss {
 
@@ -201,6 +202,26 @@ void TaskBuilder::warnLoopCounterItems(const NameScope &S, const std::vector<Pen
   }
 }
 
+bool TaskBuilder::buildCallTimeClauses(const ParsedDirective *Task, const ParsedDirective *Target,
+                                       const NameScope &Scope, TaskCode &Code) {
+  auto spelled = [](const ParsedDirective *P) {
+    return std::string("#pragma ") + dialectName(P->Raw->Dialect) + " " + P->Raw->Text;
+  };
+  Code.Clauses = spelled(Task);
+  if (Target && Target->Raw != Task->Raw) Code.Clauses += " / " + spelled(Target);
+  Code.Clauses = sanitizeComment(Code.Clauses);
+  const TaskDirective &D = Task->D.Task;
+  Code.HighPriority = D.HighPriority;
+  for (auto [Has, Expr, Out] :
+       {std::tuple{D.HasPriority, &D.Priority, &Code.Priority}, std::tuple{D.HasFinal, &D.Final, &Code.Final},
+        std::tuple{D.HasIf, &D.If, &Code.If}}) {
+    if (!Has) continue;
+    if (!Names.checkExprNames(Scope, *Expr)) return false;
+    *Out = Names.qualified(Scope, *Expr);
+  }
+  return true;
+}
+
 bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task,
                             const ParsedDirective *Target, const NameScope &Scope,
                             const clang::CallExpr *Call, TaskCode &Code) {
@@ -210,22 +231,7 @@ bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective
   // arguments, which the trampoline's arguments may not deduce.
   if (Call) Code.Callee += Templates.specializationArgs(FD);
   Code.Cuda = Target && Target->D.Target.Device == DeviceKind::Cuda;
-  Code.HighPriority = Task->D.Task.HighPriority;
-  Code.Clauses = std::string("#pragma ") + dialectName(Task->Raw->Dialect) + " " + Task->Raw->Text;
-  if (Target && Target->Raw != Task->Raw) Code.Clauses += " / #pragma css " + Target->Raw->Text;
-  Code.Clauses = sanitizeComment(Code.Clauses);
-  if (Task->D.Task.HasPriority) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.Priority)) return false;
-    Code.Priority = Names.qualified(Scope, Task->D.Task.Priority);
-  }
-  if (Task->D.Task.HasFinal) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.Final)) return false;
-    Code.Final = Names.qualified(Scope, Task->D.Task.Final);
-  }
-  if (Task->D.Task.HasIf) {
-    if (!Names.checkExprNames(Scope, Task->D.Task.If)) return false;
-    Code.If = Names.qualified(Scope, Task->D.Task.If);
-  }
+  if (!buildCallTimeClauses(Task, Target, Scope, Code)) return false;
 
   // By-value arguments at a call site: the variables passed as scalars.
   std::set<const clang::ValueDecl *> ByValueVars;

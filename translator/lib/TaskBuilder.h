@@ -55,6 +55,12 @@ public:
   bool buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task, const ParsedDirective *Target,
                  const NameScope &Scope, const clang::CallExpr *Call, TaskCode &Code);
 
+  /// What the task's directive says for each call besides its data: the
+  /// priority, the final and if expressions (names checked and qualified
+  /// for the generated code), and the directive's text for comments.
+  bool buildCallTimeClauses(const ParsedDirective *Task, const ParsedDirective *Target,
+                            const NameScope &Scope, TaskCode &Code);
+
   /// The accesses of a task's clauses (and its target's copy clauses).
   /// `ByValueVars`: at a call site, the variables passed by value.
   bool buildAccesses(const ParsedDirective *Task, const ParsedDirective *Target, const NameScope &Scope,

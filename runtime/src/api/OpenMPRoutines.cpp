@@ -32,6 +32,14 @@ int this_thread_number() {
   return number;
 }
 
+// An omp lock handle owns its mutex from init to destroy.
+template <typename Mutex> void create_mutex(void *&impl) {
+  impl = std::make_unique<Mutex>().release();
+}
+template <typename Mutex> void destroy_mutex(void *&impl) {
+  std::unique_ptr<Mutex>(static_cast<Mutex *>(impl));
+  impl = nullptr;
+}
 template <typename Mutex> Mutex &mutex_of(void *impl) {
   return *static_cast<Mutex *>(impl);
 }
@@ -109,11 +117,10 @@ int omp_get_level(void) {
 }
 
 void omp_init_lock(omp_lock_t *lock) {
-  lock->gpuss_impl = std::make_unique<std::mutex>().release(); // owned by the handle until destroy
+  create_mutex<std::mutex>(lock->gpuss_impl);
 }
 void omp_destroy_lock(omp_lock_t *lock) {
-  std::unique_ptr<std::mutex>(static_cast<std::mutex *>(lock->gpuss_impl));
-  lock->gpuss_impl = nullptr;
+  destroy_mutex<std::mutex>(lock->gpuss_impl);
 }
 void omp_set_lock(omp_lock_t *lock) {
   mutex_of<std::mutex>(lock->gpuss_impl).lock();
@@ -126,11 +133,10 @@ int omp_test_lock(omp_lock_t *lock) {
 }
 
 void omp_init_nest_lock(omp_nest_lock_t *lock) {
-  lock->gpuss_impl = std::make_unique<std::recursive_mutex>().release();
+  create_mutex<std::recursive_mutex>(lock->gpuss_impl);
 }
 void omp_destroy_nest_lock(omp_nest_lock_t *lock) {
-  std::unique_ptr<std::recursive_mutex>(static_cast<std::recursive_mutex *>(lock->gpuss_impl));
-  lock->gpuss_impl = nullptr;
+  destroy_mutex<std::recursive_mutex>(lock->gpuss_impl);
 }
 void omp_set_nest_lock(omp_nest_lock_t *lock) {
   mutex_of<std::recursive_mutex>(lock->gpuss_impl).lock();
