@@ -193,8 +193,10 @@ void css_finish(void);
 /* Wait for every task submitted so far; all results are in user memory. */
 void css_barrier(void);
 
-/* Return once the last writer of each region has finished and the region's
- * value is in user memory. Other tasks keep running. */
+/* Return once the tasks called before that use each region (its last writer
+ * and the readers after it) have finished and the region's value is in user
+ * memory: the program may then read and write it. Other tasks keep
+ * running. */
 void css_wait_on(const css_region *regions, size_t count);
 
 /* The program is done with these regions, as if it freed them: a local

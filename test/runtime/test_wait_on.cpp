@@ -1,5 +1,6 @@
-// wait_on: returns once the last writer of each region has finished and the
-// region's value is in user memory, while other tasks keep running.
+// wait_on: returns once the tasks that use each region (its last writer and
+// the readers after it) have finished and the region's value is in user
+// memory, while other tasks keep running.
 #include "TaskBuilder.hpp"
 
 #include <gtest/gtest.h>
@@ -192,6 +193,50 @@ TEST_P(WaitOnValue, TasksAfterWaitOnSeeMasterWrites) {
       .submit(runtime);
   runtime.barrier();
   EXPECT_EQ(seen, 3L * N);
+}
+
+// OmpSs list code: `taskwait on(*prev); prev->next = victim->next;` while a
+// task called earlier still reads *prev. Here the reader waits behind a
+// gated task, so that it copies the data to the device after a wait on that
+// waited only for the writer; that copy counted as current, the next task
+// on the device read it instead of what the master wrote, and its
+// write-back put the old bytes over the master's (the list program lost a
+// link in 28 of 1,200 runs).
+TEST(WaitOnReaders, AReaderCalledBeforeTheWaitCannotHideWhatTheMasterWritesAfterIt) {
+  Runtime runtime(sim_config(0, 1, CachePolicy::WriteBack, "1M"));
+  Block data{}, other{};
+  long seen = -1;
+  Gate gate;
+  std::atomic<bool> reader_done{false};
+  Task("writer").out(data).body([](TaskEnv env) { std::fill_n(env.ptr<int>(0), N, 5); }).submit(runtime);
+  css_region region = css_contiguous(data.data(), sizeof data);
+  runtime.wait_on({&region, 1}); // the writer's value home, no device copy left
+  Task("gated").inout(other).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  Task("reader")
+      .in(data)
+      .in(other)
+      .out(seen)
+      .body([&](TaskEnv env) {
+        *env.ptr<long>(2) = std::accumulate(env.ptr<const int>(0), env.ptr<const int>(0) + N, 0L);
+        reader_done = true;
+      })
+      .submit(runtime);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    gate.open();
+  });
+  runtime.wait_on({&region, 1});
+  EXPECT_TRUE(reader_done.load()) << "wait on returned while a task called before it still read the data";
+  while (!reader_done.load()) // as a runtime that returned early: the reader's copy is on the device
+    std::this_thread::yield();
+  data.fill(7); // the program's own write, which the wait on allows
+  Task("updater").inout(data).body([](TaskEnv env) { env.ptr<int>(0)[0] += 1; }).submit(runtime);
+  runtime.barrier();
+  opener.join();
+  EXPECT_EQ(seen, 5L * N);
+  EXPECT_EQ(data[0], 8) << "the task after the wait on did not see what the master wrote";
+  EXPECT_TRUE(std::all_of(data.begin() + 1, data.end(), [](int v) { return v == 7; }))
+      << "a device copy of the old value was written over what the master wrote";
 }
 
 std::vector<Config> value_configs() {

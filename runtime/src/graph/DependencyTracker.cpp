@@ -253,16 +253,29 @@ DataObjectRef DependencyTracker::composite_for(const AccessGroup &group) {
 }
 
 void DependencyTracker::bring_entry_home(Entry &entry, std::vector<TaskRef> &created,
-                                         std::vector<TaskRef> *last_writers,
-                                         std::vector<DataObjectRef> *objects) {
+                                         std::vector<TaskRef> *users, std::vector<DataObjectRef> *objects) {
+  // A copy-back becomes the last writer, after every home user; the readers
+  // it forgets read the renamed buffer, not this memory.
   if (entry.renamed()) created.push_back(make_copy_back(entry));
-  if (last_writers && unfinished(entry.last_writer)) last_writers->push_back(entry.last_writer);
+  if (users) {
+    if (unfinished(entry.last_writer)) users->push_back(entry.last_writer);
+    // The readers too: once the wait returns, the program may write the
+    // memory (`taskwait on(*prev); prev->next = ...`). A reader still to
+    // start would copy it to a device between the flush and that write,
+    // and the copy would count as current: a later task there would read
+    // it and write the old bytes back over the program's (a lost list link
+    // in the ompss-list-tree-nodes program, 28 runs in 1,200 on two
+    // simulated devices). OmpSs waits for them as well: its `taskwait on`
+    // is a `depend(inout: ...)`.
+    for (const TaskRef &reader : entry.readers)
+      if (unfinished(reader)) users->push_back(reader);
+  }
   if (objects) objects->push_back(entry.original);
 }
 
 void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &created,
-                                   std::vector<TaskRef> *last_writers, std::vector<DataObjectRef> *objects) {
-  auto visit = [&](Entry &entry) { bring_entry_home(entry, created, last_writers, objects); };
+                                   std::vector<TaskRef> *users, std::vector<DataObjectRef> *objects) {
+  auto visit = [&](Entry &entry) { bring_entry_home(entry, created, users, objects); };
   if (region) {
     std::vector<Entry *> overlapping;
     for_each_overlapping(*region, [&](Entry &e) { overlapping.push_back(&e); });
@@ -275,9 +288,9 @@ void DependencyTracker::bring_home(const Region *region, std::vector<TaskRef> &c
     if (objects)
       for_each_composite_overlapping(*region, [&](Composite &composite) {
         objects->push_back(composite.object);
-        if (last_writers) wait_for_composite(composite, *last_writers);
+        if (users) wait_for_composite(composite, *users);
       });
-  } else if (!last_writers && !objects) {
+  } else if (!users && !objects) {
     // A barrier without accelerators only needs the renamed values home.
     for (Entry *entry : renamed_entries_) {
       if (entry->renamed()) created.push_back(make_copy_back(*entry));
@@ -338,13 +351,8 @@ bool DependencyTracker::settle_for_release(const Region &region, std::vector<Tas
   for_each_overlapping(region, [&](Entry &entry) {
     if (entry.used_since_barrier) used.push_back(&entry);
   });
-  for (Entry *entry : used) {
-    // A copy-back becomes the last writer, after every home user; the
-    // readers it forgets read the renamed buffer, not this memory.
+  for (Entry *entry : used)
     bring_entry_home(*entry, created, &users, objects);
-    for (const TaskRef &reader : entry->readers)
-      if (unfinished(reader)) users.push_back(reader);
-  }
   // A composite that shares bytes with the memory is flushed and forgotten
   // too: every task that uses it must have finished.
   bool used_composite = false;

@@ -51,9 +51,10 @@ public:
   void add_task(const TaskRef &task, std::vector<TaskRef> &created);
 
   // For wait on (region given) or barrier (null): copy-backs for renamed
-  // regions (appended to `created`), and the tasks whose completion makes the
-  // regions' values final, with the storage to flush to user memory.
-  void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
+  // regions (appended to `created`), and the unfinished tasks that use the
+  // regions' user memory, writers and readers (after them the program may
+  // write it), with the storage to flush to user memory.
+  void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *users,
                   std::vector<DataObjectRef> *objects);
 
   // Whether `region` overlaps a tracked region other than itself, or a
@@ -63,8 +64,7 @@ public:
   // Memory the program releases (free, realloc, munmap) right after calling
   // tasks that use it is legal sequential code. If tasks submitted since the
   // last barrier used any byte of `region`, settle_for_release gives what
-  // bring_home gives for a wait on, and the unfinished readers too (in
-  // `users`, with the last writers), and returns true; false if none did.
+  // bring_home gives for a wait on, and returns true; false if none did.
   // Once the memory is released, forget_released drops the regions inside
   // it, so that memory allocated there later starts afresh (with other
   // shapes, no stale overlaps that would stop renaming and load-ahead).
@@ -144,7 +144,10 @@ private:
   // ordered before it, and later ones find it through its own entry.
   void supersede(Entry &covered, const TaskRef &writer);
   TaskRef make_copy_back(Entry &entry);
-  void bring_entry_home(Entry &entry, std::vector<TaskRef> &created, std::vector<TaskRef> *last_writers,
+  // Adds the entry's copy-back (if renamed) to `created`, its unfinished
+  // users of user memory (last writer and readers) to `users`, its storage
+  // to `objects`.
+  void bring_entry_home(Entry &entry, std::vector<TaskRef> &created, std::vector<TaskRef> *users,
                         std::vector<DataObjectRef> *objects);
   void depend_on(const TaskRef &task, TaskRef &predecessor);
   static bool unfinished(const TaskRef &task);

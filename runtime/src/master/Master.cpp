@@ -200,10 +200,10 @@ void Master::wait_on(std::span<const css_region> regions) {
   for (const css_region &user_region : regions) {
     Region region = Region::from(user_region);
     if (auto problem = region.misuse()) fatal("wait on: " + *problem);
-    std::vector<TaskRef> created, last_writers;
+    std::vector<TaskRef> created, users;
     std::vector<DataObjectRef> objects;
-    tracker_.bring_home(&region, created, &last_writers, devices_.empty() ? nullptr : &objects);
-    complete_and_flush(created, last_writers, std::move(objects));
+    tracker_.bring_home(&region, created, &users, devices_.empty() ? nullptr : &objects);
+    complete_and_flush(created, users, std::move(objects));
     // The program may free the region now.
     if (unlock_at_barrier_) {
       if (pin_service_) pin_service_->cancel(reinterpret_cast<void *>(region.base), region.span());
