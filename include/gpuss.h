@@ -48,6 +48,17 @@ extern "C" {
 #define GPUSS_SUBMIT_HELPER
 #endif
 
+/* The header's own helpers are `static inline` in C99 and C++; in C89
+ * (`-std=c89`, `-ansi`, as old StarSs codes are often built) GCC and Clang
+ * spell it __inline__, and any other compiler gets plain static functions. */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define GPUSS_INLINE inline
+#elif defined(__GNUC__) || defined(__clang__)
+#define GPUSS_INLINE __inline__
+#else
+#define GPUSS_INLINE
+#endif
+
 /* The version of the library the program runs with, "major.minor.patch": the
  * GPUSS_VERSION it was built with. Any thread may call it, at any time. */
 const char *css_version(void);
@@ -69,7 +80,7 @@ typedef struct css_region {
 } css_region;
 
 /* The region of `bytes` consecutive bytes at `base`. */
-static inline css_region css_contiguous(const void *base, size_t bytes) {
+static GPUSS_INLINE css_region css_contiguous(const void *base, size_t bytes) {
   css_region region;
   region.base = (void *)base;
   region.row_bytes = bytes;
@@ -150,7 +161,7 @@ typedef struct css_task_env {
 
 /* Where `host_pointer`, which lies in (or is based on) access `index`, lives
  * for this execution. */
-static inline void *css_translate(const css_task_env *env, uint32_t index, const void *host_pointer) {
+static GPUSS_INLINE void *css_translate(const css_task_env *env, uint32_t index, const void *host_pointer) {
   const char *submitted = (const char *)env->accesses[index].region.base;
   return (char *)env->addresses[index] + ((const char *)host_pointer - submitted);
 }
