@@ -186,6 +186,9 @@ private:
       const auto *Template = llvm::dyn_cast<clang::FunctionTemplateDecl>(BestDecl);
       const auto *FD =
           Template ? Template->getTemplatedDecl() : llvm::dyn_cast<clang::FunctionDecl>(BestDecl);
+      // `template <typename T>` above the directive: the function is
+      // still the template's.
+      if (FD && !Template) Template = FD->getDescribedFunctionTemplate();
       if (!FD) {
         AC.error(AC.fileLoc(BestDecl->getBeginLoc()),
                  "a task directive must be followed by a function declaration, a "
