@@ -34,13 +34,20 @@ int paramUse(const TaskCode &Code, unsigned I) {
 
 } // namespace
 
-void CallSites::attach(const clang::Stmt *S, ParsedDirective *Task, ParsedDirective *Target) {
+const clang::CallExpr *CallSites::callOf(const clang::Stmt *S) {
   const clang::CallExpr *Call = nullptr;
   if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
     Call = llvm::dyn_cast<clang::CallExpr>(E->IgnoreImplicit()->IgnoreParens());
   if (!Call ||
       llvm::isa<clang::CXXMemberCallExpr, clang::CXXOperatorCallExpr, clang::CUDAKernelCallExpr>(Call) ||
-      !Call->getDirectCallee()) {
+      !Call->getDirectCallee())
+    return nullptr;
+  return Call;
+}
+
+void CallSites::attach(const clang::Stmt *S, ParsedDirective *Task, ParsedDirective *Target) {
+  const clang::CallExpr *Call = callOf(S);
+  if (!Call) {
     AC.error(AC.fileLoc(S->getBeginLoc()),
              "a task directive must be followed by a function declaration, a function "
              "definition, a statement that calls a function or a block '{ ... }'; this statement is not "

@@ -42,8 +42,12 @@ public:
       : AC(AC), Ctx(AC.Ctx), SM(AC.SM), Facts(AC.Facts), Plan(AC.Plan), Tasks(Tasks), Builder(Builder),
         Templates(Templates), Locals(Locals) {}
 
+  /// The call when statement S is a call of a free function, which a task
+  /// directive before it makes a call-site task; null otherwise.
+  static const clang::CallExpr *callOf(const clang::Stmt *S);
+
   /// A task directive (and its target) before statement S, which must call
-  /// a function: a call-site task.
+  /// a function (callOf): a call-site task.
   void attach(const clang::Stmt *S, ParsedDirective *Task, ParsedDirective *Target);
 
   /// A directive before a call of a function that has its own replaces it

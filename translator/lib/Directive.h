@@ -112,6 +112,28 @@ struct TargetDirective {
   std::vector<Clause> Copies; ///< CopyIn, CopyOut and CopyInout clauses
 };
 
+/// A variable an OpenMP data-sharing clause names.
+struct SharedName {
+  std::string Name;
+  unsigned Offset = 0;
+};
+
+/// OpenMP's data-sharing clauses on a task: `shared(x)`, `firstprivate(n)`,
+/// `private(t)`, `default(...)`. They only mean something for a task block
+/// (a statement after the directive), whose variables the outlined task
+/// reaches in place (shared), copies (firstprivate, the default) or has
+/// its own uninitialised one of (private). A task function's arguments
+/// are always copied at the call.
+struct DataSharing {
+  std::vector<SharedName> Shared;
+  std::vector<SharedName> FirstPrivate;
+  std::vector<SharedName> Private;
+  bool DefaultShared = false; ///< default(shared)
+  std::string FirstClause;    ///< the first of these clauses, for messages; empty if none
+  unsigned FirstOffset = 0;
+  bool any() const { return !FirstClause.empty(); }
+};
+
 /// `task [input(...)] [output(...)] [inout(...)] [highpriority]
 /// [priority(e)] [label(name)] [target device(...) [copy_...(...)]]`
 struct TaskDirective {
@@ -124,6 +146,7 @@ struct TaskDirective {
   bool HasIf = false; ///< if(e): when e is false at the call, the call returns once the task has run
   ExprText If;
   std::string Label; ///< label(name), or empty
+  DataSharing Sharing;
   /// `target ...` written inside the task directive.
   bool HasTarget = false;
   unsigned TargetOffset = 0;

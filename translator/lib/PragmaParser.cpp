@@ -164,14 +164,11 @@ struct UnsupportedClause {
 constexpr std::string_view InoutInstead =
     "GPUSs orders every two tasks that write the same data; name the data in inout(...) instead (the tasks "
     "then run one after another, in program order)";
-constexpr std::string_view CopiedInstead =
-    "task arguments are copied when the call happens (scalars by value) and pointers reach their data "
-    "through input, output and inout; remove the clause";
 constexpr std::string_view WeakInstead =
     "GPUSs has no weak accesses: a child task works within its parent's data, which the parent's clauses "
     "name in full; name the data in input, output or inout";
 
-constexpr std::array<UnsupportedClause, 17> UnsupportedClauses = {{
+constexpr std::array<UnsupportedClause, 13> UnsupportedClauses = {{
     {"reduction",
      "GPUSs has no task reductions; name the reduced variable in inout(...) (the tasks that update it then "
      "run one after another), or let each task write a partial result of its own and combine them after a "
@@ -181,10 +178,6 @@ constexpr std::array<UnsupportedClause, 17> UnsupportedClauses = {{
     {"concurrent", InoutInstead},
     {"commutative", InoutInstead},
     {"mutexinoutset", InoutInstead},
-    {"firstprivate", CopiedInstead},
-    {"private", CopiedInstead},
-    {"shared", CopiedInstead},
-    {"default", CopiedInstead},
     {"weakin", WeakInstead},
     {"weakout", WeakInstead},
     {"weakinout", WeakInstead},
@@ -346,6 +339,31 @@ private:
     return true;
   }
 
+  /// `(a, b, ...)` after shared, firstprivate or private: variable names.
+  bool parseSharedNames(const Token &Clause, std::vector<SharedName> &Names) {
+    const Token &Open = next();
+    if (!Open.is("("))
+      return fail(Open.Offset,
+                  "expected '(' after '" + std::string(Clause.Text) + "', found " + quoted(Open));
+    for (;;) {
+      const Token &Var = next();
+      if (Var.K != Token::Ident)
+        return fail(Var.Offset, "expected a variable name in '" + std::string(Clause.Text) +
+                                    "(...)', found " + quoted(Var));
+      Names.push_back({std::string(Var.Text), Var.Offset});
+      const Token &After = next();
+      if (After.is(")")) return true;
+      if (!After.is(","))
+        return fail(After.Offset,
+                    "expected ',' or ')' in '" + std::string(Clause.Text) + "(...)', found " + quoted(After));
+    }
+  }
+  static void noteSharing(DataSharing &Sharing, const Token &Clause) {
+    if (Sharing.any()) return;
+    Sharing.FirstClause = std::string(Clause.Text);
+    Sharing.FirstOffset = Clause.Offset;
+  }
+
   void skipClause() {
     next();
     if (peek().is("(")) skipParens();
@@ -409,6 +427,25 @@ private:
         if (!parseExpr(E, Open.Offset, '(', ')', "", Stop)) return false;
         Has = true;
         Task.Clauses.push_back(std::move(C));
+        continue;
+      } else if (Name.Text == "shared" || Name.Text == "firstprivate" || Name.Text == "private") {
+        if (!parseSharedNames(Name, Name.Text == "shared"         ? Task.Sharing.Shared
+                                    : Name.Text == "firstprivate" ? Task.Sharing.FirstPrivate
+                                                                  : Task.Sharing.Private))
+          return false;
+        noteSharing(Task.Sharing, Name);
+        continue;
+      } else if (Name.Text == "default") {
+        const Token &Open = next();
+        const Token &Kind = next();
+        if (!Open.is("(") ||
+            !(Kind.is("shared") || Kind.is("none") || Kind.is("firstprivate") || Kind.is("private")))
+          return fail(Kind.Offset, "expected 'default(shared)', 'default(none)', 'default(firstprivate)' or "
+                                   "'default(private)'");
+        if (!next().is(")"))
+          return fail(Kind.Offset, "expected ')' after 'default(" + std::string(Kind.Text));
+        Task.Sharing.DefaultShared = Kind.is("shared");
+        noteSharing(Task.Sharing, Name);
         continue;
       } else if (Name.Text == "untied" || Name.Text == "tied" || Name.Text == "mergeable") {
         // Permissions a GPUSs task needs not use: it runs to its end on one

@@ -138,8 +138,9 @@ private:
   SyncDirectives Sync{AC, Names, Regions};
 
   /// The declaration or statement right after a directive group: a
-  /// function declaration (TaskDeclarations), a block (TaskBlocks) or a
-  /// statement that calls a function (CallSites).
+  /// function declaration (TaskDeclarations), a statement that calls a
+  /// function (CallSites), or another statement, a block or not
+  /// (TaskBlocks).
   void attachTask(ParsedDirective *Task, ParsedDirective *Target, const RawDirective *Last) {
     // `#pragma css task target device(...) ...`: the target written inside.
     ParsedDirective Embedded;
@@ -199,13 +200,13 @@ private:
       Declarations.attach(Task, Target, FD, Template);
       return;
     }
-    // A statement: a block (OmpSs inline task), or a call of a function.
+    // A statement: a call of a function (its call-site task), or any other
+    // statement, a block `{ ... }` or not (an OmpSs inline task).
     const clang::Stmt *S = BestStmt;
-    if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(S)) {
-      Blocks.addBlock(*Task, Target, Block);
-      return;
-    }
-    Calls.attach(S, Task, Target);
+    if (CallSites::callOf(S))
+      Calls.attach(S, Task, Target);
+    else
+      Blocks.addBlock(*Task, Target, S);
   }
 };
 

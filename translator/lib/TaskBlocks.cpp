@@ -17,7 +17,7 @@ namespace gpuss {
 using clang::SourceLocation;
 
 void TaskBlocks::addBlock(const ParsedDirective &Task, const ParsedDirective *Target,
-                          const clang::CompoundStmt *Block) {
+                          const clang::Stmt *Block) {
   BlockRequest Req;
   Req.Task = Task;
   if (Target) Req.Target = *Target;
@@ -37,7 +37,7 @@ bool TaskBlocks::inRange(SourceLocation L, const clang::Stmt *Block) const {
          SM.getFileOffset(L) <= SM.getFileOffset(E);
 }
 
-bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block, bool Guarded,
+bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool Guarded,
                            std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
   if (!S) return true;
   SourceLocation Loc = AC.fileLoc(S->getBeginLoc());
@@ -53,9 +53,14 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
     Why = "uses 'this' (a member function's object)";
   else if (llvm::isa<clang::CUDAKernelCallExpr>(S))
     Why = "launches a CUDA kernel";
-  if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why)
+  if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && !Why) {
     if (Tasks.CallSiteTasks.count(Call) || (Call->getDirectCallee() && Templates.declaredTaskCalled(Call)))
       Why = "calls a task";
+    if (const clang::FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Facts.StmtFunction.count(Block) &&
+        Callee->getCanonicalDecl() == Facts.StmtFunction.at(Block)->getCanonicalDecl())
+      Scan.CallsEnclosing = true;
+  }
   if (Why) {
     AC.error(
         Loc,
@@ -105,7 +110,7 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Bloc
 }
 
 bool TaskBlocks::readAfterBlock(const clang::VarDecl *V, const clang::FunctionDecl *F,
-                                const clang::CompoundStmt *Block) const {
+                                const clang::Stmt *Block) const {
   struct Use {
     unsigned Offset;
     bool Overwrite; ///< the left side of a plain `=`
@@ -142,15 +147,32 @@ bool TaskBlocks::readAfterBlock(const clang::VarDecl *V, const clang::FunctionDe
   return Next && !Next->Overwrite;
 }
 
+unsigned TaskBlocks::endOffset(const clang::Stmt *Block) const {
+  if (const auto *Compound = llvm::dyn_cast<clang::CompoundStmt>(Block))
+    return SM.getFileOffset(AC.fileLoc(Compound->getRBracLoc())) + 1;
+  const clang::LangOptions &LO = Ctx.getLangOpts();
+  SourceLocation Last = AC.fileLoc(Block->getEndLoc());
+  if (std::optional<clang::Token> Next = clang::Lexer::findNextToken(Last, SM, LO);
+      Next && Next->is(clang::tok::semi))
+    return SM.getFileOffset(Next->getLocation()) + 1;
+  return SM.getFileOffset(clang::Lexer::getLocForEndOfToken(Last, 0, SM, LO));
+}
+
 void TaskBlocks::outlineBlock(BlockRequest &Req) {
-  const clang::CompoundStmt *Block = Req.Block;
+  const clang::Stmt *Block = Req.Block;
+  const auto *Compound = llvm::dyn_cast<clang::CompoundStmt>(Block);
   const ParsedDirective *Task = &Req.Task;
   const ParsedDirective *Target = Req.Target ? &*Req.Target : nullptr;
   auto Fn = Facts.StmtFunction.find(Block);
   if (Fn == Facts.StmtFunction.end()) return;
   const clang::FunctionDecl *F = Fn->second;
   SourceLocation Loc = AC.fileLoc(Block->getBeginLoc());
-  if (Block->getLBracLoc().isMacroID() || Block->getRBracLoc().isMacroID() || F->isDependentContext() ||
+  if (llvm::isa<clang::DeclStmt>(Block)) {
+    AC.error(Loc, "a task directive before a declaration: the task's statement must be a call, a block "
+                  "'{ ... }' or another statement, and what it declares would not outlive it");
+    return;
+  }
+  if (Block->getBeginLoc().isMacroID() || Block->getEndLoc().isMacroID() || F->isDependentContext() ||
       (Target && Target->D.Target.Device == DeviceKind::Cuda)) {
     AC.error(Loc,
              "this task block cannot be outlined into a task (%0); write the task as a function with a task "
@@ -183,8 +205,12 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     }
   BlockScan Scan;
   std::vector<const clang::Stmt *> Loops;
-  for (const clang::Stmt *Child : Block->children())
-    if (!scanBlock(Child, Block, /*Guarded=*/false, Loops, Scan)) return;
+  if (Compound) {
+    for (const clang::Stmt *Child : Compound->children())
+      if (!scanBlock(Child, Block, /*Guarded=*/false, Loops, Scan)) return;
+  } else if (!scanBlock(Block, Block, /*Guarded=*/false, Loops, Scan)) {
+    return;
+  }
 
   NameScope Scope;
   Scope.Raw = Task->Raw;
@@ -214,6 +240,12 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   std::vector<std::string> Args;
   std::map<const clang::VarDecl *, std::string> Renamed;
   const clang::LangOptions &LO = Ctx.getLangOpts();
+  const DataSharing &Sharing = Task->D.Task.Sharing;
+  std::string PrivateDecls; // the variables private(...) names, declared in the outlined body
+  std::string PrivateUses;  // and at the call, so that the function's own stays used (-Wunused)
+  auto listed = [](const std::vector<SharedName> &Names, const std::string &Name) {
+    return std::any_of(Names.begin(), Names.end(), [&](const SharedName &N) { return N.Name == Name; });
+  };
   for (const clang::VarDecl *V : Scan.Vars) {
     std::string Name = V->getNameAsString();
     clang::QualType T = V->getType().getNonReferenceType();
@@ -223,9 +255,30 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
         Access = static_cast<int>(A);
         break;
       }
+    // OpenMP's shared(x) (or default(shared)): the task reaches the
+    // variable in place, as a task that names nothing reaches a global,
+    // unordered with other tasks; the program's taskwait orders it.
+    const bool Private = Access < 0 && listed(Sharing.Private, Name);
+    const bool Copied = Private || listed(Sharing.FirstPrivate, Name);
+    const bool Shared = Access < 0 && !Copied && (listed(Sharing.Shared, Name) || Sharing.DefaultShared);
     ParamCode PC;
     PC.Access = Access;
-    if (Access >= 0 && !T->isPointerType()) {
+    if (Private && !T->isArrayType() && !T->isVariablyModifiedType() && T->isScalarType()) {
+      // The task's own, uninitialised: declared first in the outlined body.
+      PrivateDecls += " " + AC.genType(T.getUnqualifiedType(), Name) + ";";
+      PrivateUses += "(void)" + Name + "; ";
+      continue;
+    }
+    if (Shared && V->hasLocalStorage() && !T->isVariablyModifiedType() &&
+        V->getParentFunctionOrMethod() == F) {
+      PC.Name = std::string(rt::LocalPrefix) + "s_" + Name;
+      PC.Declarator = AC.genType(Ctx.getPointerType(T), PC.Name);
+      PC.TypeName = AC.genType(Ctx.getPointerType(T));
+      Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
+      Renamed[V] = "(*" + PC.Name + ")";
+    } else if (Shared && !V->hasLocalStorage()) {
+      continue; // a global or static: reached in place already
+    } else if (Access >= 0 && !T->isPointerType()) {
       PC.Name = std::string(rt::LocalPrefix) + "p_" + Name;
       PC.Declarator = AC.genType(Ctx.getPointerType(T), PC.Name);
       PC.TypeName = AC.genType(Ctx.getPointerType(T));
@@ -251,11 +304,12 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
                  std::to_string(Line), Why);
         return;
       }
-      if (auto Write = Scan.Assigned.find(V); Write != Scan.Assigned.end() && readAfterBlock(V, F, Block))
+      if (auto Write = Scan.Assigned.find(V);
+          !Copied && Write != Scan.Assigned.end() && readAfterBlock(V, F, Block))
         AC.warning(Write->second,
                    "'%0' is assigned in the task block at line %1, but no clause names it, so the task "
                    "assigns its own copy: the code after the task still reads the value from before it; "
-                   "name it in output(%0) or inout(%0)",
+                   "name it in output(%0) or inout(%0) (or shared(%0), reached in place, unordered)",
                    Name, std::to_string(Line));
       PC.Name = Name;
       PC.Declarator = AC.genType(T.getUnqualifiedType(), Name);
@@ -274,9 +328,10 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   }
 
   // The block's text, its variables named through the parameters.
-  clang::CharSourceRange Range = clang::CharSourceRange::getTokenRange(Block->getSourceRange());
-  std::string Text;
-  unsigned At = SM.getFileOffset(AC.fileLoc(Block->getLBracLoc()));
+  // A lone statement becomes the body of the outlined function in braces.
+  const unsigned BeginOff = SM.getFileOffset(Loc), EndOff = endOffset(Block);
+  std::string Text = Compound ? "" : "{ ";
+  unsigned At = BeginOff;
   llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
   for (const clang::DeclRefExpr *Ref : Scan.Refs) {
     auto It = Renamed.find(llvm::cast<clang::VarDecl>(Ref->getDecl()));
@@ -297,22 +352,35 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     Text += Buffer.slice(At, E.Begin).str() + E.Text;
     At = E.End;
   }
-  unsigned EndOff = SM.getFileOffset(AC.fileLoc(Block->getRBracLoc())) + 1;
   Text += Buffer.slice(At, EndOff).str();
+  if (!Compound) Text += " }";
+  Text.insert(1, PrivateDecls); // after the '{'; C89 wants declarations first
   std::string Params;
   for (const ParamCode &P : Code.Params)
     Params += (Params.empty() ? "" : ", ") + P.Declarator;
-  Code.Outlined = "static void " + Code.Callee + "(" + (Params.empty() ? std::string("void") : Params) +
-                  ")\n" + genLineDirective(Line, AC.fileName(Loc)) + Text + "\n";
+  // The outlined function comes before the one the block is in: a block
+  // that calls that function (a recursion) needs it declared first.
+  std::string Prototype;
+  if (Scan.CallsEnclosing && !F->getPreviousDecl() && !llvm::isa<clang::CXXMethodDecl>(F) &&
+      (LO.CPlusPlus || F->hasWrittenPrototype()) && !F->getBeginLoc().isMacroID())
+    Prototype = AC.sourceText(clang::CharSourceRange::getCharRange(AC.fileLoc(F->getBeginLoc()),
+                                                                   AC.fileLoc(F->getBody()->getBeginLoc()))) +
+                ";\n";
+  Code.Outlined = Prototype + "static void " + Code.Callee + "(" +
+                  (Params.empty() ? std::string("void") : Params) + ")\n" +
+                  genLineDirective(Line, AC.fileName(Loc)) + Text + "\n";
   if (Code.Params.empty()) Args.clear();
   Code.Pin = AC.pinOf(*Task->Raw);
 
   size_t Index = Tasks.add(Code, Task->Raw, nullptr);
   CallSite Site{nullptr, F, Facts.DefinitionTopDecl.count(F) ? Facts.DefinitionTopDecl.at(F) : nullptr};
   Calls.emitSupport(Index, Site, false);
-  std::string Submit = genCallSiteSubmit(Tasks[Index].Code, Args, AC.fileName(Loc), Line, AC.Opts) + ";\n" +
-                       genLineDirective(AC.lineOf(Block->getRBracLoc()), AC.fileName(Loc));
-  Plan.Replacements.push_back({clang::Lexer::makeFileCharRange(Range, SM, LO), Submit});
+  std::string Submit = genCallSiteSubmit(Tasks[Index].Code, Args, AC.fileName(Loc), Line, AC.Opts) + ";";
+  if (!PrivateUses.empty()) Submit = "{ " + PrivateUses + Submit + " }";
+  Submit += "\n" + genLineDirective(AC.lineOf(Block->getEndLoc()), AC.fileName(Loc));
+  Plan.Replacements.push_back(
+      {clang::CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(static_cast<int>(EndOff - BeginOff))),
+       Submit});
   Plan.UsesRuntime = true;
   AC.commentOut(Task, Target);
 }

@@ -1,7 +1,9 @@
 //===- TaskBlocks.h - OmpSs task blocks, outlined into functions -----------===//
 //
-// Owns the task directives that stand before a block `{ ... }` (OmpSs
-// inline tasks). After every directive has been attached, each block is
+// Owns the task directives that stand before a block `{ ... }` or another
+// statement that is not a call (OmpSs inline tasks: `#pragma omp task`
+// before `x = fib(n - 1);`, say). After every directive has been attached,
+// each block (a lone statement is the block around it) is
 // outlined into a static function written before the task's support code:
 // the variables its clauses name become pointer parameters (the block's
 // uses rewritten through them), the other locals it uses are passed by
@@ -45,22 +47,22 @@ public:
       : AC(AC), Ctx(AC.Ctx), SM(AC.SM), Raws(AC.Raws), Facts(AC.Facts), Plan(AC.Plan), Names(Names),
         Builder(Builder), Tasks(Tasks), Templates(Templates), Calls(Calls), Locals(Locals), Omp(Omp) {}
 
-  /// A task directive (and its target) before Block: outlined by
-  /// outlineBlocks().
-  void addBlock(const ParsedDirective &Task, const ParsedDirective *Target, const clang::CompoundStmt *Block);
+  /// A task directive (and its target) before Block, a compound statement
+  /// or a lone one: outlined by outlineBlocks().
+  void addBlock(const ParsedDirective &Task, const ParsedDirective *Target, const clang::Stmt *Block);
 
   /// Outlines the blocks, once every directive is read (a call inside a
   /// block must not be a task).
   void outlineBlocks();
 
 private:
-  /// OmpSs: a task directive before a compound statement `{ ... }`. Outlined
+  /// OmpSs: a task directive before a statement, `{ ... }` or not. Outlined
   /// after every directive is read (a call inside the block must not be a
   /// task).
   struct BlockRequest {
     ParsedDirective Task;
     std::optional<ParsedDirective> Target;
-    const clang::CompoundStmt *Block = nullptr;
+    const clang::Stmt *Block = nullptr;
   };
 
   /// What a block does that an outlined function cannot, and the variables
@@ -73,20 +75,25 @@ private:
     std::set<const clang::VarDecl *> Unguarded;
     /// Variables the block assigns (`=`, `op=`, `++`, `--`), at the first.
     std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
+    /// The block calls the function it is in (a recursion: `x = fib(n - 1)`).
+    bool CallsEnclosing = false;
   };
 
   /// Whether the function reads V's value after Block: its first use after
   /// the block is not a plain assignment, or a loop around the block reads
   /// it outside the block.
-  bool readAfterBlock(const clang::VarDecl *V, const clang::FunctionDecl *F,
-                      const clang::CompoundStmt *Block) const;
+  bool readAfterBlock(const clang::VarDecl *V, const clang::FunctionDecl *F, const clang::Stmt *Block) const;
 
   bool inRange(clang::SourceLocation L, const clang::Stmt *Block) const;
 
-  bool scanBlock(const clang::Stmt *S, const clang::CompoundStmt *Block, bool Guarded,
+  bool scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool Guarded,
                  std::vector<const clang::Stmt *> &Loops, BlockScan &Scan);
 
   void outlineBlock(BlockRequest &Req);
+
+  /// Where Block's text ends: after its `}`, or after the `;` that ends a
+  /// lone statement (which Clang leaves out of the statement's range).
+  unsigned endOffset(const clang::Stmt *Block) const;
 
   AnalysisContext &AC;
   clang::ASTContext &Ctx;

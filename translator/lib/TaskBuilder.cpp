@@ -225,6 +225,17 @@ bool TaskBuilder::buildCallTimeClauses(const ParsedDirective *Task, const Parsed
 bool TaskBuilder::buildTask(const clang::FunctionDecl *FD, const ParsedDirective *Task,
                             const ParsedDirective *Target, const NameScope &Scope,
                             const clang::CallExpr *Call, TaskCode &Code) {
+  // Data-sharing clauses: a call-site task's arguments are evaluated at the
+  // call (firstprivate) and what its pointers reach is reached in place
+  // (shared), so there they change nothing; a declaration has no variables.
+  if (const DataSharing &Sharing = Task->D.Task.Sharing; Sharing.any() && !Call) {
+    AC.error(Task->Raw->locationOf(Sharing.FirstOffset),
+             "clause '%0' is for a task on a statement; a task function's arguments are copied when the call "
+             "happens (scalars by value), and pointers reach their data through input, output and inout; "
+             "remove the clause",
+             Sharing.FirstClause);
+    return false;
+  }
   Code.Label = taskLabel(FD, Task->D.Task);
   Code.Callee = calleeSpelling(FD);
   // A call-site task of a template's specialization: name it with its

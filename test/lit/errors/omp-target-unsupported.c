@@ -13,6 +13,3 @@ void kernel(int n, double *x);
 #pragma omp task inout(x[0;n])
 void fine2(int n, double *x);
 // CHECK: omp-target-unsupported.c:12:32: error: clause 'implements' of an OmpSs target is not supported by GPUSs: one task function has one body per device; write the task once, with target device(cuda) for a CUDA body
-#pragma omp task shared(x) inout(x[0;n])
-void shared_clause(int n, double *x);
-// CHECK: omp-target-unsupported.c:16:18: error: clause 'shared' is not supported by GPUSs
