@@ -18,10 +18,60 @@ void OmpConstructs::add(const ParsedDirective &P, bool FileHasTasks) {
              P.D.Omp.Spelled);
     return;
   }
+  if (const clang::Stmt *S = statementAfter(R); S && !staysInside(P, S, false, false)) return;
   std::string Header = P.D.Kind == DirectiveKind::Critical ? genCriticalHeader(P.D.Omp.LockName)
                        : P.D.Omp.WaitsAtEnd                ? genRegionHeader(++Regions)
                                                            : std::string();
   Prefixes[&R] = {std::move(Header), P.D.Kind};
+}
+
+const clang::Stmt *OmpConstructs::statementAfter(const RawDirective &R) const {
+  auto [File, Off] = SM.getDecomposedLoc(AC.fileLoc(R.End));
+  const clang::Stmt *Best = nullptr;
+  unsigned BestOff = ~0u;
+  for (const clang::Stmt *S : AC.Facts.Stmts) {
+    auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(S->getBeginLoc()));
+    if (F == File && O >= Off && O < BestOff) {
+      BestOff = O;
+      Best = S;
+    }
+  }
+  if (!Best || !AC.onlyTrivia(AC.fileLoc(R.End), AC.fileLoc(Best->getBeginLoc()))) return nullptr;
+  return Best;
+}
+
+bool OmpConstructs::staysInside(const ParsedDirective &P, const clang::Stmt *Node, bool InLoop,
+                                bool InSwitch) {
+  if (!Node || llvm::isa<clang::LambdaExpr>(Node)) return true;
+  const char *Leaves = nullptr;
+  if (llvm::isa<clang::ReturnStmt>(Node))
+    Leaves = "'return'";
+  else if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt>(Node))
+    Leaves = "'goto'";
+  else if (llvm::isa<clang::BreakStmt>(Node) && !InLoop && !InSwitch)
+    Leaves = "'break'";
+  else if (llvm::isa<clang::ContinueStmt>(Node) && !InLoop)
+    Leaves = "'continue'";
+  if (Leaves) {
+    AC.error(AC.fileLoc(Node->getBeginLoc()),
+             "%0 leaves the statement of '#pragma omp %1', which OpenMP forbids: %2; end the statement "
+             "normally (set a flag, and test it after the construct)",
+             Leaves, P.D.Omp.Spelled,
+             P.D.Kind == DirectiveKind::Critical ? "the lock the construct holds would stay held, and the "
+                                                   "next thread to enter would wait for ever"
+                                                 : "the end of the construct, which waits for its tasks, "
+                                                   "would be skipped");
+    AC.note(P.Raw->NameLoc, "the construct");
+    return false;
+  }
+  // Loops and switches inside the statement are where its break and
+  // continue go.
+  InLoop = InLoop || llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(Node);
+  InSwitch = InSwitch || llvm::isa<clang::SwitchStmt>(Node);
+  bool Ok = true;
+  for (const clang::Stmt *Child : Node->children())
+    Ok &= staysInside(P, Child, InLoop, InSwitch);
+  return Ok;
 }
 
 std::optional<std::string> OmpConstructs::takePrefix(const RawDirective *R) {

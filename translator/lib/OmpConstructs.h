@@ -51,6 +51,16 @@ public:
   void planConstructs();
 
 private:
+  /// The statement a construct applies to: the first one after its
+  /// directive, with only blank space and comments between.
+  const clang::Stmt *statementAfter(const RawDirective &R) const;
+  /// Reports a `return`, `goto`, `break` or `continue` in Node that leaves
+  /// the statement of construct P (OpenMP forbids it): the lock of a
+  /// critical would stay held, the end of a region would not wait. InLoop,
+  /// InSwitch: Node is inside a loop or switch of that statement, where its
+  /// break (and a loop's continue) go. True if none.
+  bool staysInside(const ParsedDirective &P, const clang::Stmt *Node, bool InLoop, bool InSwitch);
+
   AnalysisContext &AC;
   clang::SourceManager &SM;
   std::map<const RawDirective *, std::pair<std::string, DirectiveKind>> Prefixes;
