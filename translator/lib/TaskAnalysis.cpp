@@ -178,6 +178,20 @@ private:
       }
     }
     SourceLocation BestLoc = BestOff == ~0u ? SourceLocation() : SM.getComposedLoc(File, BestOff);
+    // `#pragma omp task` then `#pragma omp atomic` (or critical, single...)
+    // then the statement: the construct belongs inside the task.
+    for (const RawDirective &R : AC.Raws) {
+      auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(R.Begin));
+      if (BestStmt && F == File && O >= Off && O < BestOff && R.Dialect == PragmaDialect::Omp) {
+        std::string Construct = R.Text.substr(0, R.Text.find_first_of(" ("));
+        AC.error(R.NameLoc,
+                 "'#pragma omp %0' between a task directive and its statement: put the construct in braces "
+                 "after the task directive, '{ #pragma omp %0 <statement> }', so that it runs in the task",
+                 Construct);
+        AC.note(Task->Raw->NameLoc, "task directive here");
+        return;
+      }
+    }
     if ((!BestDecl && !BestStmt) || !AC.onlyTrivia(End, BestLoc)) {
       AC.error(Task->Raw->NameLoc, "a task directive must be followed by a function declaration, a function "
                                    "definition or a statement that calls a function");

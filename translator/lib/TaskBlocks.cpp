@@ -76,7 +76,9 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool 
       if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
       if (!Guarded) Scan.Unguarded.insert(V);
     } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
-               !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl())) {
+               !llvm::isa<clang::EnumConstantDecl, clang::CXXMethodDecl>(Ref->getDecl())) {
+      // (A member function named by a DeclRefExpr is an operator called on
+      // an object, `v[i]` of a std::vector: the object is what is used.)
       AC.error(
           Loc,
           "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
@@ -145,6 +147,40 @@ bool TaskBlocks::readAfterBlock(const clang::VarDecl *V, const clang::FunctionDe
       if (!U.Overwrite && Begin <= U.Offset && U.Offset <= End) return true;
   }
   return Next && !Next->Overwrite;
+}
+
+bool TaskBlocks::checkSharing(const ParsedDirective &Task, const BlockScan &Scan) {
+  const DataSharing &Sharing = Task.D.Task.Sharing;
+  struct Listed {
+    const SharedName *Name;
+    const char *Clause;
+  };
+  std::map<std::string, Listed> Seen;
+  bool Ok = true;
+  auto check = [&](const std::vector<SharedName> &Names, const char *Clause) {
+    for (const SharedName &N : Names) {
+      auto [It, New] = Seen.emplace(N.Name, Listed{&N, Clause});
+      if (!New) {
+        AC.error(
+            Task.Raw->locationOf(N.Offset),
+            "'%0' is named in %1(...) and in %2(...): a variable has one data-sharing attribute; keep one",
+            N.Name, Clause, It->second.Clause);
+        Ok = false;
+        continue;
+      }
+      const bool Used = std::any_of(Scan.Vars.begin(), Scan.Vars.end(),
+                                    [&](const clang::VarDecl *V) { return V->getName() == N.Name; });
+      if (!Used)
+        AC.warning(Task.Raw->locationOf(N.Offset),
+                   "'%0' in %1(...) is no variable the task's statement uses from around it; the clause "
+                   "changes nothing for it",
+                   N.Name, Clause);
+    }
+  };
+  check(Sharing.Shared, "shared");
+  check(Sharing.FirstPrivate, "firstprivate");
+  check(Sharing.Private, "private");
+  return Ok;
 }
 
 unsigned TaskBlocks::endOffset(const clang::Stmt *Block) const {
@@ -241,6 +277,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   std::map<const clang::VarDecl *, std::string> Renamed;
   const clang::LangOptions &LO = Ctx.getLangOpts();
   const DataSharing &Sharing = Task->D.Task.Sharing;
+  if (!checkSharing(*Task, Scan)) return;
   std::string PrivateDecls; // the variables private(...) names, declared in the outlined body
   std::string PrivateUses;  // and at the call, so that the function's own stays used (-Wunused)
   auto listed = [](const std::vector<SharedName> &Names, const std::string &Name) {

@@ -91,6 +91,11 @@ private:
 
   void outlineBlock(BlockRequest &Req);
 
+  /// The names of the data-sharing clauses: each in one clause (an error
+  /// otherwise), and one the block uses (a warning otherwise: a misspelt
+  /// or undeclared name, which OpenMP compilers refuse).
+  bool checkSharing(const ParsedDirective &Task, const BlockScan &Scan);
+
   /// Where Block's text ends: after its `}`, or after the `;` that ends a
   /// lone statement (which Clang leaves out of the statement's range).
   unsigned endOffset(const clang::Stmt *Block) const;
