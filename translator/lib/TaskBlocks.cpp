@@ -326,7 +326,8 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     } else if (Access >= 0 || V->hasLocalStorage()) {
       const char *Why = nullptr;
       if (T->isArrayType())
-        Why = "is an array: name it in a clause, so that the task reaches it";
+        Why = "is an array: name it in a clause, so that the task reaches it (a data clause such as "
+              "in(...), or shared(...) to reach it in place)";
       else if (T->isVariablyModifiedType())
         Why = "has a variable-length type";
       else if (LO.CPlusPlus && !T.isTriviallyCopyableType(Ctx))
