@@ -178,19 +178,28 @@ private:
       }
     }
     SourceLocation BestLoc = BestOff == ~0u ? SourceLocation() : SM.getComposedLoc(File, BestOff);
-    // `#pragma omp task` then `#pragma omp atomic` (or critical, single...)
-    // then the statement: the construct belongs inside the task.
+    // `#pragma omp task` then `#pragma omp atomic` (or critical) then the
+    // statement: the construct is part of the task's statement, which then
+    // starts at the construct's directive. Any other directive there is
+    // refused with the fix.
+    SourceLocation StatementText; // where the task's statement text starts, when not at BestLoc
     for (const RawDirective &R : AC.Raws) {
       auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(R.Begin));
-      if (BestStmt && F == File && O >= Off && O < BestOff && R.Dialect == PragmaDialect::Omp) {
-        std::string Construct = R.Text.substr(0, R.Text.find_first_of(" ("));
-        AC.error(R.NameLoc,
-                 "'#pragma omp %0' between a task directive and its statement: put the construct in braces "
-                 "after the task directive, '{ #pragma omp %0 <statement> }', so that it runs in the task",
-                 Construct);
+      if (!BestStmt || F != File || O < Off || O >= BestOff) continue;
+      std::string Construct = R.Text.substr(0, R.Text.find_first_of(" ("));
+      const bool Guard = R.Dialect == PragmaDialect::Omp && !R.FromOperator &&
+                         (Construct == "critical" || Construct == "atomic");
+      if (!Guard || !AC.onlyTrivia(StatementText.isValid() ? StatementText : End, R.Begin)) {
+        AC.error(
+            R.NameLoc,
+            "'#pragma %0 %1' between a task directive and its statement: put it in braces after the task "
+            "directive, '{ #pragma %0 %1 <statement> }'",
+            dialectName(R.Dialect), Construct);
         AC.note(Task->Raw->NameLoc, "task directive here");
         return;
       }
+      if (StatementText.isInvalid()) StatementText = R.Begin;
+      End = AC.fileLoc(R.End);
     }
     if ((!BestDecl && !BestStmt) || !AC.onlyTrivia(End, BestLoc)) {
       AC.error(Task->Raw->NameLoc, "a task directive must be followed by a function declaration, a function "
@@ -216,11 +225,13 @@ private:
     }
     // A statement: a call of a function (its call-site task), or any other
     // statement, a block `{ ... }` or not (an OmpSs inline task).
+    // A statement under a critical or atomic is a task block whatever it
+    // is: the lock is taken in the task.
     const clang::Stmt *S = BestStmt;
-    if (CallSites::callOf(S))
+    if (CallSites::callOf(S) && StatementText.isInvalid())
       Calls.attach(S, Task, Target);
     else
-      Blocks.addBlock(*Task, Target, S);
+      Blocks.addBlock(*Task, Target, S, StatementText);
   }
 };
 

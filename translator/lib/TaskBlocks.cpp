@@ -17,11 +17,12 @@ namespace gpuss {
 using clang::SourceLocation;
 
 void TaskBlocks::addBlock(const ParsedDirective &Task, const ParsedDirective *Target,
-                          const clang::Stmt *Block) {
+                          const clang::Stmt *Block, SourceLocation TextBegin) {
   BlockRequest Req;
   Req.Task = Task;
   if (Target) Req.Target = *Target;
   Req.Block = Block;
+  Req.TextBegin = TextBegin;
   BlockRequests.push_back(std::move(Req));
 }
 
@@ -226,8 +227,11 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     std::string Text;
   };
   std::vector<TextEdit> Edits;
+  const unsigned BeginOff = SM.getFileOffset(Req.TextBegin.isValid() ? AC.fileLoc(Req.TextBegin) : Loc),
+                 EndOff = endOffset(Block);
   for (const RawDirective &R : Raws)
-    if (inRange(R.Begin, Block)) {
+    if (SM.getFileID(AC.fileLoc(R.Begin)) == SM.getFileID(Loc) &&
+        SM.getFileOffset(AC.fileLoc(R.Begin)) >= BeginOff && SM.getFileOffset(AC.fileLoc(R.Begin)) < EndOff) {
       std::optional<std::string> Prefix = Omp.takePrefix(&R);
       if (!Prefix || R.FromOperator) {
         AC.error(R.NameLoc,
@@ -366,9 +370,10 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   }
 
   // The block's text, its variables named through the parameters.
-  // A lone statement becomes the body of the outlined function in braces.
-  const unsigned BeginOff = SM.getFileOffset(Loc), EndOff = endOffset(Block);
-  std::string Text = Compound ? "" : "{ ";
+  // A lone statement (or one under a critical or atomic) becomes the body
+  // of the outlined function in braces.
+  const bool Braced = Compound && Req.TextBegin.isInvalid();
+  std::string Text = Braced ? "" : "{ ";
   unsigned At = BeginOff;
   llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc));
   for (const clang::DeclRefExpr *Ref : Scan.Refs) {
@@ -391,7 +396,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     At = E.End;
   }
   Text += Buffer.slice(At, EndOff).str();
-  if (!Compound) Text += " }";
+  if (!Braced) Text += " }";
   Text.insert(1, PrivateDecls); // after the '{'; C89 wants declarations first
   std::string Params;
   for (const ParamCode &P : Code.Params)
@@ -416,9 +421,10 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   std::string Submit = genCallSiteSubmit(Tasks[Index].Code, Args, AC.fileName(Loc), Line, AC.Opts) + ";";
   if (!PrivateUses.empty()) Submit = "{ " + PrivateUses + Submit + " }";
   Submit += "\n" + genLineDirective(AC.lineOf(Block->getEndLoc()), AC.fileName(Loc));
-  Plan.Replacements.push_back(
-      {clang::CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(static_cast<int>(EndOff - BeginOff))),
-       Submit});
+  SourceLocation TextLoc = SM.getComposedLoc(SM.getFileID(Loc), BeginOff);
+  Plan.Replacements.push_back({clang::CharSourceRange::getCharRange(
+                                   TextLoc, TextLoc.getLocWithOffset(static_cast<int>(EndOff - BeginOff))),
+                               Submit});
   Plan.UsesRuntime = true;
   AC.commentOut(Task, Target);
 }

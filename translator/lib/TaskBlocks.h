@@ -48,8 +48,12 @@ public:
         Builder(Builder), Tasks(Tasks), Templates(Templates), Calls(Calls), Locals(Locals), Omp(Omp) {}
 
   /// A task directive (and its target) before Block, a compound statement
-  /// or a lone one: outlined by outlineBlocks().
-  void addBlock(const ParsedDirective &Task, const ParsedDirective *Target, const clang::Stmt *Block);
+  /// or a lone one: outlined by outlineBlocks(). TextBegin: where the
+  /// task's text starts when a critical or atomic directive stands between
+  /// the task directive and Block (it becomes part of the task); invalid
+  /// otherwise.
+  void addBlock(const ParsedDirective &Task, const ParsedDirective *Target, const clang::Stmt *Block,
+                clang::SourceLocation TextBegin = {});
 
   /// Outlines the blocks, once every directive is read (a call inside a
   /// block must not be a task).
@@ -63,6 +67,7 @@ private:
     ParsedDirective Task;
     std::optional<ParsedDirective> Target;
     const clang::Stmt *Block = nullptr;
+    clang::SourceLocation TextBegin; ///< a critical or atomic directive before Block, if any
   };
 
   /// What a block does that an outlined function cannot, and the variables

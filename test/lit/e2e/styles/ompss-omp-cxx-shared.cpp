@@ -1,7 +1,8 @@
 // OpenMP tasks on lone C++ statements with data-sharing clauses: a shared
 // std::vector written through operator[] (a member function named at the
 // use, which was refused as a "class member"), a method called on a shared
-// object, and a shared total under an atomic inside the task's braces.
+// object, and a shared total under an atomic written between the task
+// directive and its statement (refused before: the atomic is the task's).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cxx -std=c++17 -Wno-unknown-pragmas %s -o %t/seq
 // RUN: %t/seq > %t/expected
@@ -32,10 +33,8 @@ int main() {
 #pragma omp taskwait
   for (int i = 0; i < 8; ++i)
 #pragma omp task shared(total, out) firstprivate(i)
-  {
 #pragma omp atomic
     total += out[i];
-  }
 #pragma omp taskwait
   std::printf("squares %d total %d accumulated %zu\n", out[7], total, acc.values.size());
   return 0;
