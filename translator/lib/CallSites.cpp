@@ -42,6 +42,11 @@ const clang::CallExpr *CallSites::callOf(const clang::Stmt *S) {
       llvm::isa<clang::CXXMemberCallExpr, clang::CXXOperatorCallExpr, clang::CUDAKernelCallExpr>(Call) ||
       !Call->getDirectCallee())
     return nullptr;
+  // A function that returns a value is not a task function (OpenMP's
+  // `#pragma omp task` before `printf(...);`): the statement is a task block.
+  if (!Call->getDirectCallee()->getReturnType()->isVoidType() &&
+      !Call->getDirectCallee()->isDependentContext())
+    return nullptr;
   return Call;
 }
 

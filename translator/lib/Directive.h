@@ -129,6 +129,7 @@ struct DataSharing {
   std::vector<SharedName> FirstPrivate;
   std::vector<SharedName> Private;
   bool DefaultShared = false; ///< default(shared)
+  bool DefaultNone = false;   ///< default(none): every variable the block uses must be named
   std::string FirstClause;    ///< the first of these clauses, for messages; empty if none
   unsigned FirstOffset = 0;
   bool any() const { return !FirstClause.empty(); }

@@ -445,6 +445,7 @@ private:
         if (!next().is(")"))
           return fail(Kind.Offset, "expected ')' after 'default(" + std::string(Kind.Text));
         Task.Sharing.DefaultShared = Kind.is("shared");
+        Task.Sharing.DefaultNone = Kind.is("none");
         noteSharing(Task.Sharing, Name);
         continue;
       } else if (Name.Text == "untied" || Name.Text == "tied" || Name.Text == "mergeable") {

@@ -203,7 +203,7 @@ private:
     }
     if ((!BestDecl && !BestStmt) || !AC.onlyTrivia(End, BestLoc)) {
       AC.error(Task->Raw->NameLoc, "a task directive must be followed by a function declaration, a function "
-                                   "definition or a statement that calls a function");
+                                   "definition or a statement");
       return;
     }
     if (BestDecl) {

@@ -74,7 +74,10 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool 
     if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
         V && !inRange(V->getLocation(), Block)) {
       Scan.Refs.push_back(Ref);
-      if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) Scan.Vars.push_back(V);
+      if (std::find(Scan.Vars.begin(), Scan.Vars.end(), V) == Scan.Vars.end()) {
+        Scan.Vars.push_back(V);
+        Scan.FirstUse.emplace(V, Loc);
+      }
       if (!Guarded) Scan.Unguarded.insert(V);
     } else if (Ref->getDecl()->getDeclContext()->isRecord() &&
                !llvm::isa<clang::EnumConstantDecl, clang::CXXMethodDecl>(Ref->getDecl())) {
@@ -162,10 +165,14 @@ bool TaskBlocks::checkSharing(const ParsedDirective &Task, const BlockScan &Scan
     for (const SharedName &N : Names) {
       auto [It, New] = Seen.emplace(N.Name, Listed{&N, Clause});
       if (!New) {
-        AC.error(
-            Task.Raw->locationOf(N.Offset),
-            "'%0' is named in %1(...) and in %2(...): a variable has one data-sharing attribute; keep one",
-            N.Name, Clause, It->second.Clause);
+        if (std::string_view(Clause) == It->second.Clause)
+          AC.error(Task.Raw->locationOf(N.Offset), "'%0' is named twice in %1(...); keep one", N.Name,
+                   Clause);
+        else
+          AC.error(Task.Raw->locationOf(N.Offset),
+                   "'%0' is named in %1(...) and in %2(...): a variable has one data-sharing attribute; keep "
+                   "one",
+                   N.Name, Clause, It->second.Clause);
         Ok = false;
         continue;
       }
@@ -299,9 +306,39 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
     // OpenMP's shared(x) (or default(shared)): the task reaches the
     // variable in place, as a task that names nothing reaches a global,
     // unordered with other tasks; the program's taskwait orders it.
+    // A static local is shared in OpenMP too, and the outlined function,
+    // written before the function it is in, cannot name it.
     const bool Private = Access < 0 && listed(Sharing.Private, Name);
     const bool Copied = Private || listed(Sharing.FirstPrivate, Name);
-    const bool Shared = Access < 0 && !Copied && (listed(Sharing.Shared, Name) || Sharing.DefaultShared);
+    const bool SharedByClause = listed(Sharing.Shared, Name) || Sharing.DefaultShared;
+    const bool Shared = Access < 0 && !Copied && (SharedByClause || V->isStaticLocal());
+    if (Sharing.DefaultNone && Access < 0 && !Copied && !listed(Sharing.Shared, Name) &&
+        (V->hasLocalStorage() || V->isStaticLocal())) {
+      AC.error(Scan.FirstUse.count(V) ? Scan.FirstUse.at(V) : Loc,
+               "'%0' is used by the task and its directive says default(none): name it in shared(...), "
+               "firstprivate(...), private(...) or a data clause",
+               Name);
+      return;
+    }
+    if (Copied && (T->isArrayType() || T->isVariablyModifiedType())) {
+      AC.error(AC.fileLoc(V->getLocation()),
+               "'%0', named in %1(...) of the task block at line %2, is an array: an array is not copied "
+               "into a task; name it in a data clause (in(...) if the task only reads it), or in shared(...)",
+               Name, Private ? "private" : "firstprivate", std::to_string(Line));
+      return;
+    }
+    if (Shared && T->isVariablyModifiedType()) {
+      AC.error(AC.fileLoc(V->getLocation()),
+               "'%0', used in the task block at line %1, has a variable-length type, which the outlined task "
+               "cannot name, so it cannot be shared; name its elements in a data clause (inout(%0[0;n]))",
+               Name, std::to_string(Line));
+      return;
+    }
+    if (Shared && V->isStaticLocal() && !SharedByClause && !T.isConstQualified() && Scan.Unguarded.count(V))
+      AC.warning(AC.fileLoc(V->getLocation()),
+                 "'%0' is used in the task block at line %1 and no clause names it: the task uses the static "
+                 "variable in place, unordered with the other tasks and not on a device; name it in a clause",
+                 Name, std::to_string(Line));
     ParamCode PC;
     PC.Access = Access;
     if (Private && !T->isArrayType() && !T->isVariablyModifiedType() && T->isScalarType()) {
@@ -310,8 +347,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       PrivateUses += "(void)" + Name + "; ";
       continue;
     }
-    if (Shared && V->hasLocalStorage() && !T->isVariablyModifiedType() &&
-        V->getParentFunctionOrMethod() == F) {
+    if (Shared && (V->hasLocalStorage() || V->isStaticLocal()) && V->getParentFunctionOrMethod() == F) {
       PC.Name = std::string(rt::LocalPrefix) + "s_" + Name;
       PC.Declarator = AC.genType(Ctx.getPointerType(T), PC.Name);
       PC.TypeName = AC.genType(Ctx.getPointerType(T));
@@ -327,7 +363,9 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       Renamed[V] = "(*" + PC.Name + ")";
       if (V->hasLocalStorage())
         Locals.recordLocalVariable(F, V, reads(Code.Accesses[static_cast<size_t>(Access)].Dir));
-    } else if (Access >= 0 || V->hasLocalStorage()) {
+    } else if (Access >= 0 || V->hasLocalStorage() || Copied) {
+      // (Copied: a global in firstprivate(...) gets a copy of its own too,
+      // which shadows it in the outlined function.)
       const char *Why = nullptr;
       if (T->isArrayType())
         Why = "is an array: name it in a clause, so that the task reaches it (a data clause such as "
@@ -405,9 +443,9 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   // that calls that function (a recursion) needs it declared first.
   std::string Prototype;
   if (Scan.CallsEnclosing && !F->getPreviousDecl() && !llvm::isa<clang::CXXMethodDecl>(F) &&
-      (LO.CPlusPlus || F->hasWrittenPrototype()) && !F->getBeginLoc().isMacroID())
-    Prototype = AC.sourceText(clang::CharSourceRange::getCharRange(AC.fileLoc(F->getBeginLoc()),
-                                                                   AC.fileLoc(F->getBody()->getBeginLoc()))) +
+      F->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    Prototype = std::string(F->getStorageClass() == clang::SC_Static ? "static " : "") +
+                (F->isInlineSpecified() ? "inline " : "") + AC.genType(F->getType(), F->getNameAsString()) +
                 ";\n";
   Code.Outlined = Prototype + "static void " + Code.Callee + "(" +
                   (Params.empty() ? std::string("void") : Params) + ")\n" +

@@ -80,6 +80,8 @@ private:
     std::set<const clang::VarDecl *> Unguarded;
     /// Variables the block assigns (`=`, `op=`, `++`, `--`), at the first.
     std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
+    /// Where each of Vars is first used.
+    std::map<const clang::VarDecl *, clang::SourceLocation> FirstUse;
     /// The block calls the function it is in (a recursion: `x = fib(n - 1)`).
     bool CallsEnclosing = false;
   };

@@ -16,6 +16,10 @@ int main(void) {
 #pragma omp task shared(x)
 #pragma omp single
   x += 1;
+#pragma omp task default(none) shared(x)
+  x += y;
+#pragma omp task shared(y, y)
+  y = 1;
 #pragma omp taskwait
   return x + y + q;
 }
@@ -25,3 +29,5 @@ int main(void) {
 // CHECK: task-data-sharing.c:10:41: error: 'x' is named in firstprivate(...) and in shared(...): a variable has one data-sharing attribute; keep one
 // CHECK: task-data-sharing.c:12:28: warning: 'nosuch' in shared(...) is no variable the task's statement uses from around it; the clause changes nothing for it
 // CHECK: task-data-sharing.c:15:3: error: a task directive before a declaration
+// CHECK: task-data-sharing.c:20:8: error: 'y' is used by the task and its directive says default(none): name it in shared(...), firstprivate(...), private(...) or a data clause
+// CHECK: task-data-sharing.c:21:28: error: 'y' is named twice in shared(...); keep one
