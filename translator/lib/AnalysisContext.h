@@ -98,6 +98,22 @@ public:
   std::string sourceText(clang::CharSourceRange R) const;
   /// The outermost macro whose expansion `Loc` is in.
   std::string macroNameAt(clang::SourceLocation Loc) const;
+  /// The first of Nodes (declarations or statements) that begins at or
+  /// after L, in L's file, with its offset there; null if none.
+  template <typename Node>
+  const Node *firstFrom(const std::vector<const Node *> &Nodes, clang::SourceLocation L,
+                        unsigned &Offset) const {
+    auto [File, From] = SM.getDecomposedLoc(fileLoc(L));
+    const Node *First = nullptr;
+    for (const Node *N : Nodes) {
+      auto [F, O] = SM.getDecomposedLoc(fileLoc(N->getBeginLoc()));
+      if (F == File && O >= From && (!First || O < Offset)) {
+        First = N;
+        Offset = O;
+      }
+    }
+    return First;
+  }
   /// The function definition whose body holds L, if any.
   const clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
   /// `#line` of a directive's line, without the newline (TaskModel.h).

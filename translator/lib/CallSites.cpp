@@ -4,6 +4,8 @@
 #include "CodeGen.h"
 #include "RuntimeSymbols.h"
 
+#include <cassert>
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -52,14 +54,7 @@ const clang::CallExpr *CallSites::callOf(const clang::Stmt *S) {
 
 void CallSites::attach(const clang::Stmt *S, ParsedDirective *Task, ParsedDirective *Target) {
   const clang::CallExpr *Call = callOf(S);
-  if (!Call) {
-    AC.error(AC.fileLoc(S->getBeginLoc()),
-             "a task directive must be followed by a function declaration, a function "
-             "definition, a statement that calls a function or a block '{ ... }'; this statement is not "
-             "a function call");
-    AC.note(Task->Raw->NameLoc, "task directive here");
-    return;
-  }
+  assert(Call && "TaskAnalysis gives CallSites only calls (callOf); other statements are task blocks");
   const clang::FunctionDecl *FD = Call->getDirectCallee();
   if (!Builder.checkTaskFunction(FD, AC.fileLoc(Call->getBeginLoc()))) return;
   NameScope Scope;

@@ -26,18 +26,9 @@ void OmpConstructs::add(const ParsedDirective &P, bool FileHasTasks) {
 }
 
 const clang::Stmt *OmpConstructs::statementAfter(const RawDirective &R) const {
-  auto [File, Off] = SM.getDecomposedLoc(AC.fileLoc(R.End));
-  const clang::Stmt *Best = nullptr;
-  unsigned BestOff = ~0u;
-  for (const clang::Stmt *S : AC.Facts.Stmts) {
-    auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(S->getBeginLoc()));
-    if (F == File && O >= Off && O < BestOff) {
-      BestOff = O;
-      Best = S;
-    }
-  }
-  if (!Best || !AC.onlyTrivia(AC.fileLoc(R.End), AC.fileLoc(Best->getBeginLoc()))) return nullptr;
-  return Best;
+  unsigned Offset = 0;
+  const clang::Stmt *S = AC.firstFrom(AC.Facts.Stmts, R.End, Offset);
+  return S && AC.onlyTrivia(AC.fileLoc(R.End), AC.fileLoc(S->getBeginLoc())) ? S : nullptr;
 }
 
 bool OmpConstructs::staysInside(const ParsedDirective &P, const clang::Stmt *Node, bool InLoop,

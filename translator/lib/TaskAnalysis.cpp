@@ -159,24 +159,14 @@ private:
     }
     SourceLocation End = AC.fileLoc(Last->End);
     auto [File, Off] = SM.getDecomposedLoc(End);
-    const clang::Decl *BestDecl = nullptr;
-    const clang::Stmt *BestStmt = nullptr;
-    unsigned BestOff = ~0u;
-    for (const clang::Decl *D : Facts.Decls) {
-      auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(D->getBeginLoc()));
-      if (F == File && O >= Off && O < BestOff) {
-        BestOff = O;
-        BestDecl = D;
-      }
-    }
-    for (const clang::Stmt *S : Facts.Stmts) {
-      auto [F, O] = SM.getDecomposedLoc(AC.fileLoc(S->getBeginLoc()));
-      if (F == File && O >= Off && O < BestOff) {
-        BestOff = O;
-        BestStmt = S;
-        BestDecl = nullptr;
-      }
-    }
+    unsigned DeclOff = ~0u, StmtOff = ~0u;
+    const clang::Decl *BestDecl = AC.firstFrom(Facts.Decls, End, DeclOff);
+    const clang::Stmt *BestStmt = AC.firstFrom(Facts.Stmts, End, StmtOff);
+    if (BestStmt && StmtOff < DeclOff)
+      BestDecl = nullptr;
+    else
+      BestStmt = nullptr;
+    const unsigned BestOff = std::min(DeclOff, StmtOff);
     SourceLocation BestLoc = BestOff == ~0u ? SourceLocation() : SM.getComposedLoc(File, BestOff);
     // `#pragma omp task` then `#pragma omp atomic` (or critical) then the
     // statement: the construct is part of the task's statement, which then
