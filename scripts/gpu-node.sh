@@ -282,7 +282,7 @@ fr() {
   local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
   env CSS_NUM_GPUS="${FIRSTRUN_GPUS:-1}" CSS_STATS=1 "${envs[@]}" "$build/bin/cholesky" -t 2048 --gpu-potrf --inverse-trsm "$@" 2>&1 |
     tee -a "$out/$what.log" | grep -E "^cholesky|^page-lock|css-stats" |
-    sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*(staging_threads=[0-9]+).*(probed_lock_GBs=[0-9.]+).*(staged_bytes=[0-9]+).*(stage_s=[0-9.]+).*/   \1 \2 \3 \4 \5 \6/' |
+    sed -E 's/.*(pinned_bytes=[0-9]+).*(pin_s=[0-9.]+).*(staging_threads=[0-9]+).*(staged_bytes=[0-9]+).*(stage_s=[0-9.]+).*(staging_alloc_s=[0-9.]+).*/   \1 \2 \3 \4 \5 \6/' |
     sed "s/^/$label /"
 }
 if [[ $what == staging ]]; then

@@ -225,10 +225,13 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
     runtime.finish(); // the staging totals are taken at finish
     auto stats = runtime.stats();
     EXPECT_GT(stats.bytes_h2d, 0u);
-    if (staged())
+    if (staged()) {
       EXPECT_GT(stats.staged_bytes, 0u) << "the staged setting staged nothing";
-    else
+      EXPECT_GT(stats.staging_alloc_seconds, 0.0) << "the staging buffers are allocated when a worker starts";
+    } else {
       EXPECT_EQ(stats.staged_bytes, 0u);
+      EXPECT_EQ(stats.staging_alloc_seconds, 0.0) << "no staging buffers without staging";
+    }
     EXPECT_EQ(stats.unlocked_copies, pageable() ? "pageable" : "lock");
     if (pageable()) EXPECT_EQ(stats.pin_threads, 2u) << "pageable copies start the pinning service";
     RecordProperty("bytes_moved", std::to_string(stats.bytes_h2d + stats.bytes_d2h + stats.bytes_p2p));

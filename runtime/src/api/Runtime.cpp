@@ -63,7 +63,6 @@ private:
   // Locks user memory ahead of the copies (null without page locks or with
   // CSS_PIN_THREADS=0); after the page locks it uses, before the master.
   std::unique_ptr<PinService> pin_service_;
-  double probed_lock_rate_ = 0; // bytes/s, measured at start-up by CSS_STAGING_THREADS=auto (0: not measured)
   std::unique_ptr<CopyThreads> copy_threads_; // GPU workers' staged copies; null: no staging
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<Stats> stats_;
@@ -123,22 +122,14 @@ Config resolve(const Config &asked) {
 }
 
 // The copy threads of CSS_STAGING_THREADS (StagedCopies.hpp,
-// auto_staging_threads), null for none: with
-// `auto` the node's page-lock rate is measured only where the choice
-// depends on it, one GPU.
-std::unique_ptr<CopyThreads> make_copy_threads(const Config &config, PageLocks *page_locks,
-                                               double &probed_rate) {
-  probed_rate = 0;
+// auto_staging_threads), null for none.
+std::unique_ptr<CopyThreads> make_copy_threads(const Config &config, PageLocks *page_locks) {
   if (!page_locks) return nullptr;
   unsigned threads = config.staging_threads;
   if (config.staging_auto) {
     int gpus = cuda_device_count();
     if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
-    // 256 MiB, as the Cholesky example's own measurement, which told the
-    // nodes of 2026-11-27 apart (4.7-9.4 GB/s against 12.5-18.4); 64 MiB read
-    // 5.1 and 19.4 GB/s on one slow node (performance.md). Some 15-55 ms.
-    if (gpus == 1) probed_rate = page_locks->probe_lock_rate(std::size_t{256} << 20);
-    threads = auto_staging_threads(gpus, probed_rate, std::thread::hardware_concurrency());
+    threads = auto_staging_threads(gpus, std::thread::hardware_concurrency());
   }
   return threads > 0 ? std::make_unique<CopyThreads>(threads) : nullptr;
 }
@@ -180,7 +171,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       pin_service_(page_locks_ && config.pin_threads > 0
                        ? std::make_unique<PinService>(*page_locks_, config.pin_threads)
                        : nullptr),
-      copy_threads_(make_copy_threads(config, page_locks_.get(), probed_lock_rate_)),
+      copy_threads_(make_copy_threads(config, page_locks_.get())),
       devices_(make_devices(config, page_locks_.get(), copy_threads_.get())),
       stats_(std::make_unique<Stats>(c.num_cpus, devices_.size())), trace_(!c.trace_file.empty()),
       graph_(!c.dag_file.empty()), rename_budget_(c.rename_memory),
@@ -223,7 +214,6 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   stats_->staging_threads = copy_threads_ ? copy_threads_->threads() : 0;
   stats_->pin_threads = pin_service_ ? config.pin_threads : 0;
   stats_->unlocked_copies = page_locks_ ? to_string(config.unlocked_copies) : "lock";
-  stats_->probed_lock_rate = probed_lock_rate_;
   stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
                                                                : HostPinning::UntilFreed);

@@ -13,12 +13,39 @@
 
 namespace gpuss::cuda {
 
-// One device's page-locked staging buffers, made by its worker at its first
-// staged copy. Copies in take buffers of a fixed ring while their command
-// waits to be issued; a buffer is free again once the DMA recorded after it
-// has completed. Copies out hold theirs until their command is done and the
-// copy threads have moved the bytes on to user memory: they are made as
-// needed, up to a cap, beyond which a copy out locks its memory instead.
+// Page-locked host memory from one cudaHostAlloc, freed with it.
+class PinnedHostBlock {
+public:
+  explicit PinnedHostBlock(std::size_t bytes) {
+    void *host = nullptr;
+    CSS_CUDA_CHECK(cudaHostAlloc(&host, bytes, cudaHostAllocPortable));
+    base_ = static_cast<std::byte *>(host);
+  }
+  ~PinnedHostBlock() {
+    if (base_) cudaFreeHost(base_);
+  }
+  PinnedHostBlock(const PinnedHostBlock &) = delete;
+  PinnedHostBlock &operator=(const PinnedHostBlock &) = delete;
+  std::byte *data() const { return base_; }
+
+private:
+  std::byte *base_ = nullptr;
+};
+
+// One device's page-locked staging buffers, made by its worker when it
+// starts (before its first command) if staging is on. Copies in take
+// buffers of a fixed ring while their command waits to be issued; a buffer
+// is free again once the DMA recorded after it has completed. Copies out
+// hold theirs until their command is done and the copy threads have moved
+// the bytes on to user memory; when all max_out are held, a copy out locks
+// its memory instead.
+//
+// Every buffer is cut from two allocations made when the worker starts, not
+// as copies need them: cudaHostAlloc runs at about 2-3 GB/s (0.30-0.41 s for
+// these 768 MiB on an H200 node). Made at the first staged copy, 2 MiB at a
+// time, they kept a first run's GPU from its first fetch for 110 ms, and each
+// copy out that grew the pool by a tile's 16 buffers stalled the worker, and
+// the GPU with it, for 13-20 ms (2026-11-28; performance.md).
 // Worker thread only.
 class StagingBuffers {
 public:
@@ -26,15 +53,11 @@ public:
   static constexpr std::size_t ring_size = 128; // 256 MiB: eight tiles of 2048 x 2048 doubles being filled
   static constexpr std::size_t max_out = 256;   // 512 MiB held by copies out at most
 
-  StagingBuffers() {
+  StagingBuffers() : in_block_(ring_size * buffer_bytes), out_block_(max_out * buffer_bytes) {
     for (std::size_t i = 0; i < ring_size; ++i)
-      in_.push_back({allocate(), CudaEvent{}});
-  }
-  ~StagingBuffers() {
-    for (InBuffer &buffer : in_)
-      cudaFreeHost(buffer.host);
-    for (std::byte *buffer : out_all_)
-      cudaFreeHost(buffer);
+      in_.push_back({in_block_.data() + i * buffer_bytes, CudaEvent{}});
+    for (std::size_t i = max_out; i-- > 0;)
+      out_free_.push_back(out_block_.data() + i * buffer_bytes);
   }
   StagingBuffers(const StagingBuffers &) = delete;
   StagingBuffers &operator=(const StagingBuffers &) = delete;
@@ -67,11 +90,7 @@ public:
   }
   // A buffer for a copy out, or null when max_out are held.
   std::byte *take_out() {
-    if (out_free_.empty()) {
-      if (out_all_.size() >= max_out) return nullptr;
-      out_all_.push_back(allocate());
-      out_free_.push_back(out_all_.back());
-    }
+    if (out_free_.empty()) return nullptr;
     std::byte *buffer = out_free_.back();
     out_free_.pop_back();
     return buffer;
@@ -79,15 +98,12 @@ public:
   void give_back_out(std::byte *buffer) { out_free_.push_back(buffer); }
 
 private:
-  static std::byte *allocate() {
-    void *host = nullptr;
-    CSS_CUDA_CHECK(cudaHostAlloc(&host, buffer_bytes, cudaHostAllocPortable));
-    return static_cast<std::byte *>(host);
-  }
-
+  // Declared before the buffers cut from them (and so destroyed after the
+  // events recorded on them).
+  PinnedHostBlock in_block_, out_block_;
   std::vector<InBuffer> in_;
   std::size_t next_in_ = 0;
-  std::vector<std::byte *> out_all_, out_free_;
+  std::vector<std::byte *> out_free_;
 };
 
 } // namespace gpuss::cuda

@@ -205,23 +205,6 @@ void PageLocks::forget(const void *address, std::size_t bytes) {
   });
 }
 
-double PageLocks::probe_lock_rate(std::size_t bytes) {
-  Exempt exempt;
-  void *memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) return 0;
-  std::memset(memory, 1, bytes); // a program's data is written before it is copied
-  // The process's first lock also sets up CUDA (some 100 ms, measured as a
-  // lock rate of 0.5 GB/s on 2026-11-27): one page first, untimed.
-  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  if (bytes > page && locker_->lock(memory, page)) locker_->unlock(memory);
-  const auto started = std::chrono::steady_clock::now();
-  const bool locked = locker_->lock(memory, bytes);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (locked) locker_->unlock(memory);
-  munmap(memory, bytes);
-  return locked && seconds > 0 ? static_cast<double>(bytes) / seconds : 0;
-}
-
 unsigned PageLocks::count_staged(const void *address, std::size_t bytes) {
   Exempt exempt;
   std::lock_guard lock(mutex_);

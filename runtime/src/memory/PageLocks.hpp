@@ -127,12 +127,6 @@ public:
   // decides); the count goes with the memory (forget).
   unsigned count_staged(const void *address, std::size_t bytes);
 
-  // The node's page-lock rate in bytes per second: `bytes` of fresh memory,
-  // written, then locked and unlocked once (not recorded as a lock, nor in
-  // totals), after an untimed lock of one page (the first lock of a process
-  // sets up CUDA). Milliseconds: for decisions at start-up.
-  double probe_lock_rate(std::size_t bytes);
-
   // Bytes locked now (tests and diagnostics).
   std::size_t locked_bytes() const;
 

@@ -22,10 +22,10 @@ std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffe
   return parts;
 }
 
-unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_threads) {
-  constexpr double slow_locking = 10e9; // bytes per second
-  if (gpus != 1 || lock_rate <= 0 || lock_rate >= slow_locking) return 0;
-  return std::clamp(hardware_threads / 2, 1u, 16u);
+unsigned auto_staging_threads(int gpus, unsigned hardware_threads) {
+  constexpr unsigned fewest = 4, most = 16;
+  if (gpus != 1 || hardware_threads < fewest) return 0;
+  return std::min(hardware_threads, most);
 }
 
 UnlockedCopies choose_unlocked_copies(UnlockedCopies asked, int gpus) {

@@ -50,15 +50,15 @@ struct StagedPart {
 std::vector<StagedPart> plan_staged_parts(const Region &shape, std::size_t buffer_bytes);
 
 // CSS_STAGING_THREADS=auto: how many copy threads stage, for `gpus` GPUs on
-// a node whose page-lock rate is `lock_rate` bytes/s (0: not measured) and
-// that has `hardware_threads`. Staging pays where locking is slow and one
-// GPU runs: on the H100 nodes of 2026-11-27 (performance.md), 16 staging
-// threads gave a first-run Cholesky 30.4-33.5 TFLOP/s against 22.4-23.1
-// locking as copied where locks ran at 5-9 GB/s, but 34.1-34.3 against
-// 35.3-41.0 where they ran at 12-25 GB/s, and on four GPUs of a slow node
-// nothing (25.7-31.1 against 29.8-40.4). So: half the hardware threads, at
-// most 16, for one GPU below 10 GB/s; otherwise none.
-unsigned auto_staging_threads(int gpus, double lock_rate, unsigned hardware_threads);
+// a node with `hardware_threads`. With one GPU, as many as the node has
+// threads, at most 16, from four up: on one H200 (2026-11-28, sixth session,
+// performance.md) a first-run Cholesky at n = 49152 reached 42.1-43.9
+// TFLOP/s staged with 8 or 16 threads against 35.2-43.3 locking as copied,
+// on a node whose locks ran at 10-18 GB/s; at 65536, 45.0-45.6 against
+// 43.0-45.5. (Before the staging buffers were allocated at start, staging
+// lost where locking was fast, and auto measured the lock rate to choose.)
+// Several GPUs copy memory not locked yet as it is (choose_unlocked_copies).
+unsigned auto_staging_threads(int gpus, unsigned hardware_threads);
 
 // CSS_UNLOCKED_COPIES: what `asked` means for `gpus` GPUs (never Auto).
 // Several GPUs copy memory not locked yet faster as it is than by locking it

@@ -28,12 +28,10 @@ std::string StatsSnapshot::format_line() const {
     std::snprintf(text, sizeof text, "%.6f", s);
     return std::string(text);
   };
-  char rate[32];
-  std::snprintf(rate, sizeof rate, "%.1f", probed_lock_rate * 1e-9);
   line << " pin_s=" << seconds(pin_seconds) << " pin_threads=" << pin_threads
        << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
-       << " probed_lock_GBs=" << rate << " staged_bytes=" << staged_bytes
-       << " stage_s=" << seconds(stage_seconds) << " device_peak_bytes=" << device_peak_bytes
+       << " staged_bytes=" << staged_bytes << " stage_s=" << seconds(stage_seconds)
+       << " staging_alloc_s=" << seconds(staging_alloc_seconds) << " device_peak_bytes=" << device_peak_bytes
        << " bytes_on_device=" << bytes_on_device << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
@@ -86,8 +84,8 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.staging_threads = staging_threads;
   s.unlocked_copies = unlocked_copies;
   s.pin_threads = pin_threads;
-  s.probed_lock_rate = probed_lock_rate;
   s.stage_seconds = stage_seconds;
+  s.staging_alloc_seconds = get(staging_alloc_ns) * 1e-9;
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

@@ -39,10 +39,10 @@ struct StatsSnapshot {
   double pin_seconds = 0;         // time spent page-locking them, over all threads that did
   std::uint64_t staged_bytes = 0; // bytes copied through staging buffers (both ways), by the copy threads
   double stage_seconds = 0;       // the copy threads' time doing it, summed over them
+  double staging_alloc_seconds = 0; // GPU workers' time allocating their staging buffers at start, summed
   unsigned staging_threads = 0;   // copy threads staging (CSS_STAGING_THREADS, or what auto chose)
   std::string unlocked_copies = "lock"; // how memory not locked yet is copied (CSS_UNLOCKED_COPIES, resolved)
   unsigned pin_threads = 0;             // the pinning service's threads (CSS_PIN_THREADS, resolved)
-  double probed_lock_rate = 0;          // bytes/s, the page-lock rate auto measured at start-up (0: none)
   double wall_seconds = 0;
   std::vector<double> cpu_busy_seconds;    // one per host worker
   std::vector<double> device_busy_seconds; // one per GPU or simulated device

@@ -39,6 +39,7 @@ struct Stats {
       0};                                     // GPU tasks run on a priority lane (CSS_GPU_PRIORITY_LANE)
   std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
   std::atomic<std::uint64_t> submit_waits{0}; // the master waited for tasks in flight (CSS_MAX_TASKS)
+  std::atomic<std::uint64_t> staging_alloc_ns{0}; // GPU workers at start: page-locking their staging buffers
   // Dependency edges made between unfinished tasks: by the master at every
   // submit that has dependencies, on a cache line of its own so that it
   // does not pull the workers' counters above away from them at each edge.
@@ -54,7 +55,6 @@ struct Stats {
   unsigned staging_threads = 0;         // set once at start-up (CSS_STAGING_THREADS, or what auto chose)
   std::string unlocked_copies = "lock"; // set once at start-up (CSS_UNLOCKED_COPIES, or what auto chose)
   unsigned pin_threads = 0;             // set once at start-up: the pinning service's threads
-  double probed_lock_rate = 0;          // bytes/s, measured at start-up by auto (0: not measured)
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_busy_ns;
   std::vector<std::atomic<std::uint64_t>> device_tasks;
