@@ -94,7 +94,7 @@ struct Config {
   unsigned staging_threads = 0; // CSS_STAGING_THREADS=N: threads that copy memory not locked yet through
                                 // page-locked staging buffers (0: GPU workers lock it before copying)
   bool staging_auto = true;     // CSS_STAGING_THREADS=auto (default): the runtime decides at start-up
-                                // from the node's page-lock rate (Runtime.cpp, make_copy_threads)
+                                // from the GPUs and hardware threads (auto_staging_threads)
   bool nested_inline = false; // CSS_NESTED=inline: a task called inside a task body runs at once, inline,
                               // instead of becoming a child task (CSS_NESTED=tasks, NestedTasks.hpp)
   bool device_aliases = true;   // CSS_DEVICE_ALIASES=0: overlapping objects kept coherent through the host
