@@ -5,7 +5,8 @@
 # device. Orders: rank (critical path, as the runtime ranks a barrier's tasks), chain (rank, but a tile's
 # next update right after its last when ready), submit (submission: right-looking), left (left-looking),
 # key (by the first write of the written tile), last (by the last write of the written tile: it finishes
-# one tile at a time and comes out as the left-looking order), file:PATH (one submission index a line, 0-based:
+# one tile at a time and comes out as the left-looking order), sets (CSS_OOC_ORDER's working sets of half
+# the cache), file:PATH (one submission index a line, 0-based:
 # the order a run ran, from its trace by trace_order.py). Offline arithmetic, no runtime: it tells
 # which order an out-of-core schedule should aim at (performance.md, 2026-11-28).
 #   python3 order_replay.py 64 768        # n = 131072, tile 2048, through 24 GiB
@@ -124,7 +125,20 @@ def last_key_order():
     last = {}
     for t, x in enumerate(tasks): last[x[5]] = t
     return list_schedule([(last[tasks[t][5]], t) for t in range(n)])
-orders = {'last': last_key_order, 'key': key_order, 'rank': lambda: list_schedule([(-rank[t], t) for t in range(n)]), 'chain': lambda: order_by('chain'), 'submit': lambda: list(range(n)), 'left': left_order}
+def sets_order(set_tiles):
+    # As the runtime's CSS_OOC_ORDER (master/OutOfCoreOrder.cpp): tiles grouped into working sets of
+    # set_tiles in the order the rank order last writes them, each task with the earliest set it writes
+    # (no later than a successor's), ranks within a set.
+    expected = list_schedule([(-rank[t], t) for t in range(n)])
+    last = {}
+    for pos, t in enumerate(expected): last[tasks[t][5]] = pos
+    tile_set = {}
+    for q, o in enumerate(sorted(last, key=lambda o: last[o])): tile_set[o] = q // set_tiles
+    task_set = [tile_set[tasks[t][5]] for t in range(n)]
+    for t in reversed(range(n)):
+        for s_ in succs[t]: task_set[t] = min(task_set[t], task_set[s_])
+    return list_schedule([(task_set[t], -rank[t], t) for t in range(n)])
+orders = {'sets': lambda: sets_order(C // 2), 'last': last_key_order, 'key': key_order, 'rank': lambda: list_schedule([(-rank[t], t) for t in range(n)]), 'chain': lambda: order_by('chain'), 'submit': lambda: list(range(n)), 'left': left_order}
 def file_order(path):
     # file:PATH: an order from elsewhere (a run's, by trace_order.py), one submission index a line, 0-based
     o = [int(x) for x in open(path).read().split()]

@@ -196,18 +196,21 @@ RuntimeImpl::RuntimeImpl(const Config &c)
       config.spin_rounds,   nested_.get()};
   std::vector<std::unique_ptr<SoftwareCache>> caches;
   std::vector<Device *> device_pointers;
+  std::size_t device_cache_bytes = 0;
   for (auto &device : devices_) {
     std::size_t pool_bytes = 0;
     if (!parse_memory_size(config.device_memory, device->total_memory(), pool_bytes))
       fatal("CSS_GPU_MEMORY='" + config.device_memory + "' is not a size or a percentage");
     device->start(pool_bytes, context);
+    device_cache_bytes += pool_bytes;
     caches.push_back(std::make_unique<SoftwareCache>(
         device->space(), device->pool_base(), pool_bytes,
         CacheOptions{config.device_guard, config.device_extents, device.get()}));
     device_pointers.push_back(device.get());
   }
-  master_ = std::make_unique<Master>(MasterParts{config, page_locks_.get(), pin_service_.get(), devices_,
-                                                 *stats_, graph_, queues_, tracker_, live_tasks_});
+  master_ =
+      std::make_unique<Master>(MasterParts{config, page_locks_.get(), pin_service_.get(), devices_, *stats_,
+                                           graph_, queues_, tracker_, live_tasks_, device_cache_bytes});
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);

@@ -103,6 +103,11 @@ struct Task {
   // Where a barrier's ranking expects it to run among the unfinished tasks
   // (Directory::expect_order, CSS_EVICTION=next-use); 0: not expected.
   std::uint64_t expected_position = 0;
+  // The working set a barrier's out-of-core ranking put it in
+  // (OutOfCoreOrder.hpp): written by the master before the ranking reaches
+  // the helper; -1: none.
+  std::int32_t working_set = -1;
+  bool counted_in_set = false; // the helper counts it among its set's unfinished tasks (helper thread)
 
   void *args_data() { return heap_args ? heap_args.get() : inline_args.data(); }
   void set_args(const void *data, std::size_t bytes) {

@@ -1,9 +1,10 @@
 #include "master/Master.hpp"
-#include "support/Fatal.hpp"
 #include "master/LoadAheadPlan.hpp"
+#include "master/OutOfCoreOrder.hpp"
 #include "memory/PageLocks.hpp"
 #include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
+#include "support/Fatal.hpp"
 #include "support/StatsCounters.hpp"
 
 #include <algorithm>
@@ -12,9 +13,10 @@ namespace gpuss {
 
 Master::Master(MasterParts parts)
     : config(parts.config), page_locks_(parts.page_locks), pin_service_(parts.pin_service),
-      devices_(parts.devices), stats_(&parts.stats),
-      graph_(parts.graph), queues_(parts.queues), tracker_(parts.tracker), live_tasks_(parts.live_tasks),
-      ranking_(parts.config.critical_path && !parts.devices.empty()) {}
+      devices_(parts.devices), stats_(&parts.stats), graph_(parts.graph), queues_(parts.queues),
+      tracker_(parts.tracker), live_tasks_(parts.live_tasks),
+      ranking_(parts.config.critical_path && !parts.devices.empty()),
+      device_cache_bytes_(parts.device_cache_bytes) {}
 
 void Master::set_releases_watched(bool watched) {
   // Page locks stay from one barrier to the next when libgpuss sees the
@@ -169,9 +171,20 @@ void Master::rank_unfinished_tasks() {
   if (!ranking_) return;
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) return;
+  // Out of core, the devices work through the data a working set at a time
+  // (OutOfCoreOrder.hpp), half the caches each: the other half holds what
+  // streams past.
+  std::size_t working_sets = 0;
+  if (config.ooc_order && config.cache_policy != CachePolicy::NoCache && device_cache_bytes_ > 0 &&
+      bytes_used(ranked) > device_cache_bytes_) {
+    working_sets = rank_by_working_sets(ranked, device_cache_bytes_ / 2);
+    Stats::raise_to(stats_->working_sets, working_sets);
+  }
   // The order the ranked tasks are expected to run in tells the devices'
-  // caches which data is needed soonest (CSS_EVICTION=next-use).
-  if (config.eviction == Eviction::NextUse && config.cache_policy != CachePolicy::NoCache)
+  // caches which data is needed soonest (CSS_EVICTION=next-use), and the
+  // helper which working set each task is in.
+  if ((config.eviction == Eviction::NextUse || working_sets > 0) &&
+      config.cache_policy != CachePolicy::NoCache)
     queues_.expected_orders.push(ranked);
   // nocache keeps no data on the devices between tasks: nothing to load ahead.
   const bool loading_ahead = config.load_ahead && config.cache_policy != CachePolicy::NoCache;

@@ -42,6 +42,9 @@ struct MasterParts {
   HelperQueues &queues;
   DependencyTracker &tracker;
   LiveTasks &live_tasks;
+  // The devices' caches together (CSS_GPU_MEMORY each): a barrier's graph
+  // whose data exceeds it is ranked by working sets (OutOfCoreOrder.hpp).
+  std::size_t device_cache_bytes = 0;
 };
 
 class Master final : public release_hooks::Listener {
@@ -99,6 +102,7 @@ private:
   const std::thread::id master_ = std::this_thread::get_id();
   const bool ranking_;             // CSS_CRITICAL_PATH with accelerators
   CriticalPath critical_path_;     // ranking only
+  const std::size_t device_cache_bytes_;
   bool unlock_at_barrier_ = false; // page locks are undone at every barrier and wait on
   bool finished_ = false;
 };

@@ -129,6 +129,8 @@ public:
   // objects count it in DataObject::ready_uses, which protects their replicas.
   void note_ready(const Task &task) { count_ready_uses(task, +1); }
   void note_placed(const Task &task) { count_ready_uses(task, -1); }
+  // ... or held back again, as out-of-core ranking holds later sets' tasks.
+  void note_held(const Task &task) { count_ready_uses(task, -1); }
   // The position of `object`'s next expected use, or no_known_use.
   static constexpr std::uint64_t no_known_use = UINT64_MAX;
   static std::uint64_t next_use(const DataObject &object) {

@@ -48,6 +48,7 @@ void Helper::run() {
   for (;;) {
     std::uint32_t ticket = queues_.signal.prepare();
     bool progress = drain_queues();
+    if (!progress) progress = open_gate_if_idle();
     // Room, readiness and data only change through what drain_queues just
     // did, so without progress there is nothing new to place.
     if (progress) dispatch();
@@ -72,6 +73,7 @@ bool Helper::drain_queues() {
   }
   for (std::vector<TaskRef> &ranked : queues_.expected_orders.drain()) {
     directory_.expect_order(ranked);
+    count_sets(ranked);
     progress = true;
   }
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
@@ -155,20 +157,26 @@ void Helper::make_ready(TaskRef task) {
     external_ready_.push_back(std::move(task));
     return;
   }
+  if (!set_allowed(*task)) {
+    held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
+    ++held_tasks_;
+    return;
+  }
   bool accelerators =
       task->device_kind == CSS_DEVICE_CUDA || (task->kind == TaskKind::CopyBack && !devices_.empty());
   if (!devices_.empty()) directory_.note_ready(*task);
   bool first = goes_first(*task);
   task->goes_first = first;
   std::deque<TaskRef> &queue = ready_[first ? 0 : 1][accelerators ? 1 : 0];
-  // In rank order (CSS_CRITICAL_PATH), FIFO among equals. The walk is
-  // bounded so that a huge ready list costs at most that much per task.
-  std::uint32_t rank = task->rank.load(std::memory_order_relaxed);
-  auto at = queue.end();
-  for (unsigned steps = 0; rank > 0 && steps < rank_walk_limit && at != queue.begin() &&
-                           (*std::prev(at))->rank.load(std::memory_order_relaxed) < rank;
-       ++steps)
-    --at;
+  // In rank order (CSS_CRITICAL_PATH), FIFO among equals: after the last
+  // task of at least its rank. The list stays sorted (a barrier's ranking
+  // sorts it again), so a binary search finds the place; a bounded walk from
+  // the back left a task behind lower ranks once more than the bound waited
+  // (out of core, step 0's updates of a whole matrix).
+  const std::uint32_t rank = task->rank.load(std::memory_order_relaxed);
+  auto at = std::upper_bound(queue.begin(), queue.end(), rank, [](std::uint32_t r, const TaskRef &queued) {
+    return r > queued->rank.load(std::memory_order_relaxed);
+  });
   queue.insert(at, std::move(task));
   ++ready_count_;
   Stats::raise_to(stats_.max_ready, ready_count_);
@@ -205,6 +213,10 @@ void Helper::on_completion(Completion &completion) {
     set_queued_seconds(space, staged_[space] == 0 ? 0.0 : queued_seconds_[space] - task.queued_estimate);
   }
   learn_duration(task, space);
+  if (task.counted_in_set) {
+    --unfinished_in_set_[static_cast<std::size_t>(task.working_set)];
+    advance_lowest_set();
+  }
   release_uses(task);
   for (TaskRef &successor : graph_.complete(task))
     make_ready(std::move(successor));
@@ -354,6 +366,67 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
         DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
   }
   return Placement::Dispatched;
+}
+
+void Helper::count_sets(const std::vector<TaskRef> &ranked) {
+  // A barrier waits for every task, so each ranking starts afresh.
+  unfinished_in_set_.clear();
+  for (const TaskRef &task : ranked) {
+    if (task->working_set < 0 || task->completed.load(std::memory_order_relaxed)) continue;
+    const auto set = static_cast<std::size_t>(task->working_set);
+    if (unfinished_in_set_.size() <= set) unfinished_in_set_.resize(set + 1, 0);
+    ++unfinished_in_set_[set];
+    task->counted_in_set = true;
+  }
+  held_by_set_.assign(unfinished_in_set_.size(), {});
+  held_tasks_ = 0;
+  gate_widened_ = 0;
+  lowest_set_ = 0;
+  advance_lowest_set();
+  // Tasks made ready before the ranking reached here: those of sets too far
+  // ahead leave the ready lists until their set comes.
+  for (auto &by_kind : ready_)
+    for (std::deque<TaskRef> &queue : by_kind)
+      std::erase_if(queue, [&](TaskRef &task) {
+        if (set_allowed(*task)) return false;
+        if (!devices_.empty()) directory_.note_held(*task);
+        held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
+        ++held_tasks_;
+        --ready_count_;
+        return true;
+      });
+}
+
+bool Helper::open_gate_if_idle() {
+  // Nothing runs, nothing moves, and tasks are held: the sets within reach
+  // wait for something outside them (a nested task's parent, a value on its
+  // way), so the gate lets one more set through rather than wait forever.
+  if (held_tasks_ == 0 || directory_.transfers_in_flight() ||
+      host_slots_ != host_places_per_worker * cpus_->count())
+    return false;
+  for (int space = 1; space <= static_cast<int>(devices_.size()); ++space)
+    if (staged_[space] > 0) return false;
+  ++gate_widened_;
+  advance_lowest_set();
+  return true;
+}
+
+void Helper::advance_lowest_set() {
+  while (lowest_set_ < unfinished_in_set_.size() && unfinished_in_set_[lowest_set_] == 0)
+    ++lowest_set_;
+  // The sets now within reach release their held tasks, in the order they
+  // became ready.
+  for (std::size_t set = lowest_set_;
+       set <= lowest_set_ + sets_ahead + gate_widened_ && set < held_by_set_.size(); ++set)
+    for (TaskRef &task : std::exchange(held_by_set_[set], {})) {
+      --held_tasks_;
+      make_ready(std::move(task));
+    }
+}
+
+bool Helper::set_allowed(const Task &task) const {
+  return !task.counted_in_set ||
+         static_cast<std::size_t>(task.working_set) <= lowest_set_ + sets_ahead + gate_widened_;
 }
 
 void Helper::dispatch_from(std::deque<TaskRef> &queue) {

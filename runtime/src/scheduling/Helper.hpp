@@ -138,7 +138,6 @@ private:
   // Ready tasks looked at past ones that wait for a full space: far enough
   // to find work for a space that frees up, near enough to keep order.
   static constexpr unsigned affinity_window = 64;
-  static constexpr unsigned rank_walk_limit = 1024;
   unsigned host_slots_ = 0;      // free places in the host inbox: one running and one waiting per worker
   std::vector<unsigned> staged_; // per space: tasks staged on an accelerator
   // Of those, tasks whose inputs were not page-locked when they were staged:
@@ -152,6 +151,26 @@ private:
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;
   std::vector<std::shared_ptr<FlushRequest>> flushes_;
+  // Out of core (OutOfCoreOrder.hpp): the unfinished tasks of each working
+  // set of the last ranking. A ready task of a set more than sets_ahead past
+  // the lowest unfinished one is held out of the ready lists until its set
+  // comes, even where a device has room: left to the
+  // ready lists, a device that finds its set's tasks not ready yet runs
+  // later sets' (step 0's updates of the whole matrix), and the order, and
+  // what the caches keep, become right-looking again (modelled H200,
+  // n = 131072 through 24 GiB: 5.1-6.7 times the matrix from the host with
+  // the sets' ranks alone, 1.8 with the gate). A task's predecessors are in
+  // its set or earlier ones, so the lowest set always has a task to run.
+  static constexpr std::size_t sets_ahead = 1;
+  std::vector<std::uint64_t> unfinished_in_set_;
+  std::vector<std::vector<TaskRef>> held_by_set_; // ready tasks of sets too far ahead, out of the ready lists
+  std::size_t lowest_set_ = 0;
+  std::size_t held_tasks_ = 0;
+  std::size_t gate_widened_ = 0; // sets let through beyond sets_ahead because everything idled
+  void count_sets(const std::vector<TaskRef> &ranked);
+  bool open_gate_if_idle();
+  void advance_lowest_set();
+  bool set_allowed(const Task &task) const;
   // Load-ahead (CSS_LOAD_AHEAD): the objects the ranked tasks will read,
   // first wanted first, dealt to the devices in turn; each device keeps a
   // few loads on its fetch engine, so that a task's own fetch waits behind

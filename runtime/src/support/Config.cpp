@@ -118,6 +118,7 @@ constexpr const char *known_variables[] = {
     "CSS_CRITICAL_PATH",
     "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",
+    "CSS_OOC_ORDER",
     "CSS_GPU_STREAMS",
     "CSS_PIN_HOST",
     "CSS_NESTED",
@@ -267,6 +268,7 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
+  if (const char *v = variable("CSS_OOC_ORDER")) config.ooc_order = parse_flag("CSS_OOC_ORDER", v);
   if (const char *v = variable("CSS_DEVICE_ALIASES"))
     config.device_aliases = parse_flag("CSS_DEVICE_ALIASES", v);
   if (const char *v = variable("CSS_DEVICE_EXTENTS"))

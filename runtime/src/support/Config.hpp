@@ -79,6 +79,8 @@ struct Config {
   bool load_ahead = true;        // CSS_LOAD_AHEAD=0 to disable: with ranks (CSS_CRITICAL_PATH), devices
                                  // whose fetch engines have room load the inputs of the highest-ranked
                                  // unfinished tasks before those tasks are ready
+  bool ooc_order = true;         // CSS_OOC_ORDER=0 to disable: a barrier's graph whose data exceeds the
+                                 // devices' caches is ranked by working sets (OutOfCoreOrder.hpp)
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
   bool gpu_priority_lane = false; // CSS_GPU_PRIORITY_LANE=1: one more compute stream per GPU, of the highest
                                   // priority, for the tasks that go first (fan-out, highpriority)
