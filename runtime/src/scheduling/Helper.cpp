@@ -386,15 +386,20 @@ void Helper::count_sets(const std::vector<TaskRef> &ranked) {
   // Tasks made ready before the ranking reached here: those of sets too far
   // ahead leave the ready lists until their set comes.
   for (auto &by_kind : ready_)
-    for (std::deque<TaskRef> &queue : by_kind)
-      std::erase_if(queue, [&](TaskRef &task) {
-        if (set_allowed(*task)) return false;
+    for (std::deque<TaskRef> &queue : by_kind) {
+      std::deque<TaskRef> kept;
+      for (TaskRef &task : queue) {
+        if (set_allowed(*task)) {
+          kept.push_back(std::move(task));
+          continue;
+        }
         if (!devices_.empty()) directory_.note_held(*task);
         held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
         ++held_tasks_;
         --ready_count_;
-        return true;
-      });
+      }
+      queue = std::move(kept);
+    }
 }
 
 bool Helper::open_gate_if_idle() {
