@@ -272,6 +272,38 @@ TEST(CriticalPath, DisabledKeepsReadyOrder) {
   EXPECT_EQ(order.front(), 0) << "without CSS_CRITICAL_PATH the first leaf submitted runs first";
 }
 
+// A task that becomes ready after the ranking goes by its rank however many
+// wait: the head of a chain of six overtakes 1,200 leaves ranked 1 (the
+// ready lists' insertion walked at most 1,024 tasks from the back until
+// 2026-11-28 and left it behind the first 176 leaves; out of core, with the
+// working sets' hold, that could wait forever).
+TEST(CriticalPath, ALateChainHeadOvertakesMoreThanAThousandReadyLeaves) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.prefetch_depth = 4; // leaves staged with the gate run before the head: at most four
+  Runtime runtime(config);
+  Gate gate;
+  Log log;
+  int held = 0, chain = 0;
+  constexpr int leaf_count = 1200;
+  std::vector<int> leaves(leaf_count);
+  Task("gate").out(held).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < leaf_count; ++i)
+    Task("leaf").out(leaves[i]).body([&log, i](TaskEnv) { log.record(i); }).submit(runtime);
+  Task("chain_head").in(held).out(chain).body([&log](TaskEnv) { log.record(-1); }).submit(runtime);
+  for (int c = 1; c < 6; ++c)
+    Task("chain").inout(chain).body([](TaskEnv) {}).submit(runtime);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // the barrier ranks meanwhile
+    gate.open();
+  });
+  runtime.barrier();
+  opener.join();
+  EXPECT_FALSE(gate.ran_on_master());
+  ASSERT_EQ(log.order.size(), static_cast<std::size_t>(leaf_count + 1));
+  const auto head = std::find(log.order.begin(), log.order.end(), -1) - log.order.begin();
+  EXPECT_LE(head, 4) << "the chain head ran after " << head << " leaves";
+}
+
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
                          [](const auto &info) { return "cpus" + std::to_string(info.param); });
 
