@@ -298,10 +298,8 @@ private:
            page_locks_->count_staged(host, shape.span()) <= staged_copies_before_locking;
   }
 
-  StagingBuffers &staging() {
-    if (!staging_) staging_ = std::make_unique<StagingBuffers>();
-    return *staging_;
-  }
+  // Made when the worker starts, wherever copy threads stage (run).
+  StagingBuffers &staging() { return *staging_; }
 
   // Calls fn(host, shape, transfer) for each host piece the command copies
   // in, in the order issue() copies them.

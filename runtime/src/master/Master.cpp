@@ -172,12 +172,10 @@ void Master::rank_unfinished_tasks() {
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) return;
   // Out of core, the devices work through the data a working set at a time
-  // (OutOfCoreOrder.hpp), half the caches each: the other half holds what
-  // streams past.
+  // (OutOfCoreOrder.hpp).
   std::size_t working_sets = 0;
-  if (config.ooc_order && config.cache_policy != CachePolicy::NoCache && device_cache_bytes_ > 0 &&
-      bytes_used(ranked) > device_cache_bytes_) {
-    working_sets = rank_by_working_sets(ranked, device_cache_bytes_ / 2);
+  if (config.ooc_order && config.cache_policy != CachePolicy::NoCache && device_cache_bytes_ > 0) {
+    working_sets = rank_out_of_core(ranked, device_cache_bytes_);
     Stats::raise_to(stats_->working_sets, working_sets);
   }
   // The order the ranked tasks are expected to run in tells the devices'

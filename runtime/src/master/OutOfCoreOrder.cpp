@@ -6,7 +6,6 @@
 #include <limits>
 #include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace gpuss {
 
@@ -21,17 +20,7 @@ std::vector<BoundAccess> accesses_of(Task &task) {
 
 } // namespace
 
-std::size_t bytes_used(const std::vector<TaskRef> &ranked) {
-  std::unordered_set<const DataObject *> seen;
-  std::size_t bytes = 0;
-  for (const TaskRef &task : ranked)
-    for (const BoundAccess &access : accesses_of(*task))
-      if (access.object && seen.insert(access.object.get()).second)
-        bytes += access.object->shape.payload_bytes();
-  return bytes;
-}
-
-std::size_t rank_by_working_sets(const std::vector<TaskRef> &ranked, std::size_t set_bytes) {
+std::size_t rank_out_of_core(const std::vector<TaskRef> &ranked, std::size_t cache_bytes) {
   const std::size_t count = ranked.size();
   std::vector<std::vector<BoundAccess>> accesses(count);
   for (std::size_t i = 0; i < count; ++i)
@@ -47,13 +36,20 @@ std::size_t rank_by_working_sets(const std::vector<TaskRef> &ranked, std::size_t
     std::size_t set = none;
   };
   std::unordered_map<const DataObject *, ObjectOrder> objects;
+  std::size_t bytes_used = 0; // of the distinct objects
   for (std::size_t i = 0; i < count; ++i)
     for (const BoundAccess &access : accesses[i]) {
       if (!access.object) continue;
-      ObjectOrder &order = objects[access.object.get()];
-      order.bytes = access.object->shape.payload_bytes();
+      auto [entry, first_use] = objects.try_emplace(access.object.get());
+      ObjectOrder &order = entry->second;
+      if (first_use) {
+        order.bytes = access.object->shape.payload_bytes();
+        bytes_used += order.bytes;
+      }
       if (access.writes) order.last_write = i;
     }
+  if (bytes_used <= cache_bytes) return 0;       // in core: the critical-path ranks stay
+  const std::size_t set_bytes = cache_bytes / 2; // the other half holds what streams past
   std::vector<ObjectOrder *> by_last_write;
   by_last_write.reserve(objects.size());
   for (auto &[object, order] : objects)

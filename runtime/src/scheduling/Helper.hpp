@@ -154,13 +154,14 @@ private:
   // Out of core (OutOfCoreOrder.hpp): the unfinished tasks of each working
   // set of the last ranking. A ready task of a set more than sets_ahead past
   // the lowest unfinished one is held out of the ready lists until its set
-  // comes, even where a device has room: left to the
-  // ready lists, a device that finds its set's tasks not ready yet runs
-  // later sets' (step 0's updates of the whole matrix), and the order, and
-  // what the caches keep, become right-looking again (modelled H200,
-  // n = 131072 through 24 GiB: 5.1-6.7 times the matrix from the host with
-  // the sets' ranks alone, 1.8 with the gate). A task's predecessors are in
-  // its set or earlier ones, so the lowest set always has a task to run.
+  // comes, even where a device has room: left to the ready lists, a device
+  // that finds its set's tasks not ready yet runs later sets' (step 0's
+  // updates of the whole matrix), and the order, and what the caches keep,
+  // become right-looking again (modelled H200, n = 131072 through 24 GiB:
+  // 5.1-6.7 times the matrix from the host with the sets' ranks alone, 1.8
+  // with the hold). A task's ranked predecessors are in its set or earlier
+  // ones; what the ranking cannot see (a nested task's parent waiting for
+  // its children) open_gate_if_idle covers, so the hold never deadlocks.
   static constexpr std::size_t sets_ahead = 1;
   std::vector<std::uint64_t> unfinished_in_set_;
   std::vector<std::vector<TaskRef>> held_by_set_; // ready tasks of sets too far ahead, out of the ready lists

@@ -39,10 +39,10 @@ struct Stats {
       0};                                     // GPU tasks run on a priority lane (CSS_GPU_PRIORITY_LANE)
   std::atomic<std::uint64_t> inline_tasks{0}; // ... and that ran inline, in their parent's body
   std::atomic<std::uint64_t> submit_waits{0}; // the master waited for tasks in flight (CSS_MAX_TASKS)
+  // GPU workers at start: page-locking their staging buffers.
   std::atomic<std::uint64_t> staging_alloc_ns{0};
-  std::atomic<std::uint64_t> working_sets{
-      0}; // the master: the most sets a barrier's out-of-core ranking made // GPU workers at start:
-          // page-locking their staging buffers
+  // The master: the most working sets a barrier's out-of-core ranking made.
+  std::atomic<std::uint64_t> working_sets{0};
   // Dependency edges made between unfinished tasks: by the master at every
   // submit that has dependencies, on a cache line of its own so that it
   // does not pull the workers' counters above away from them at each edge.
