@@ -356,4 +356,18 @@ inline std::string regex_escape(const std::string &text) {
   return escaped;
 }
 
+// Enters the barrier and calls `open` `delay` later, from another thread:
+// for tests whose first task waits (a Gate, a Flag) until the barrier has
+// ranked the graph, so that the whole graph runs with its ranks.
+template <class Open>
+void barrier_then_open(Runtime &runtime, Open open,
+                       std::chrono::milliseconds delay = std::chrono::milliseconds(200)) {
+  std::thread opener([&] {
+    std::this_thread::sleep_for(delay);
+    open();
+  });
+  runtime.barrier();
+  opener.join();
+}
+
 } // namespace gpuss::test

@@ -360,12 +360,7 @@ std::uint64_t cyclic_sweep_h2d(Eviction eviction) {
           .inout(sum)
           .body([](TaskEnv env) { *env.ptr<double>(1) += env.ptr<const double>(0)[0]; })
           .submit(runtime);
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // the barrier ranks meanwhile
-    ranked.set();
-  });
-  runtime.barrier();
-  opener.join();
+  barrier_then_open(runtime, [&] { ranked.set(); }); // the barrier ranks meanwhile
   EXPECT_EQ(sum, static_cast<double>(passes * tiles));
   return runtime.stats().bytes_h2d;
 }
@@ -449,12 +444,7 @@ std::uint64_t right_looking_h2d(bool ooc_order, std::size_t nt, std::size_t cach
               .submit(runtime);
         }
     }
-    std::thread opener([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200)); // the barrier ranks meanwhile
-      ranked.set();
-    });
-    runtime.barrier();
-    opener.join();
+    barrier_then_open(runtime, [&] { ranked.set(); }); // the barrier ranks meanwhile
     const StatsSnapshot stats = runtime.stats();
     h2d = stats.bytes_h2d;
     *sets = static_cast<unsigned>(stats.working_sets);

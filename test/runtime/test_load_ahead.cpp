@@ -66,12 +66,7 @@ Outcome run_gated(bool load_ahead, unsigned cpus, unsigned devices) {
         })
         .submit(runtime);
   }
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    gate.open();
-  });
-  runtime.barrier();
-  opener.join();
+  barrier_then_open(runtime, [&] { gate.open(); }); // the barrier ranks meanwhile
 
   Outcome outcome;
   outcome.loads_ahead = runtime.stats().loads_ahead;

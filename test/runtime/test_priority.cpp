@@ -250,12 +250,7 @@ std::vector<int> order_with_ranks(bool critical_path) {
   Task("chain_head").in(held).out(chain).body([&log](TaskEnv) { log.record(1000); }).submit(runtime);
   for (int c = 1; c < 6; ++c)
     Task("chain").inout(chain).body([&log, c](TaskEnv) { log.record(1000 + c); }).submit(runtime);
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    gate.open();
-  });
-  runtime.barrier();
-  opener.join();
+  barrier_then_open(runtime, [&] { gate.open(); }); // the barrier ranks meanwhile
   EXPECT_FALSE(gate.ran_on_master());
   return log.order;
 }
@@ -292,12 +287,7 @@ TEST(CriticalPath, ALateChainHeadOvertakesMoreThanAThousandReadyLeaves) {
   Task("chain_head").in(held).out(chain).body([&log](TaskEnv) { log.record(-1); }).submit(runtime);
   for (int c = 1; c < 6; ++c)
     Task("chain").inout(chain).body([](TaskEnv) {}).submit(runtime);
-  std::thread opener([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // the barrier ranks meanwhile
-    gate.open();
-  });
-  runtime.barrier();
-  opener.join();
+  barrier_then_open(runtime, [&] { gate.open(); }); // the barrier ranks meanwhile
   EXPECT_FALSE(gate.ran_on_master());
   ASSERT_EQ(log.order.size(), static_cast<std::size_t>(leaf_count + 1));
   const auto head = std::find(log.order.begin(), log.order.end(), -1) - log.order.begin();
