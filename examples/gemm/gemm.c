@@ -2,18 +2,24 @@
  * gemm.c: C += A B on tiles in host memory, the driver that times it and a
  * check of the result.
  *
- *   gemm [-n N] [-t TS] [-p s|d] [--check] [--prelocked] [--mpi]
+ *   gemm [-n N] [-t TS] [-b BT] [-p s|d] [--check] [--prelocked] [--mpi]
  *
  * Each matrix is NT x NT tiles of TS x TS elements; every tile is its own
  * malloc'd column-major array, and M[i][j] points to tile (i, j). The
- * algorithm is the plain tiled triple loop: tile C[i][j] accumulates
- * A[i][k] B[k][j] over k, one task per tile product.
+ * algorithm is the tiled triple loop, tile C[i][j] accumulating
+ * A[i][k] B[k][j] over k, one task per tile product, with its loops blocked
+ * by BT tiles as a sequential code blocks them for a cache (-b 1: the plain
+ * triple loop). GPUSs runs a graph like this one, in which no task holds
+ * others up, in the program's order (docs/architecture.md), so the blocks
+ * are what the GPU's copies see: the first products need a few tiles rather
+ * than a whole matrix, and C's tiles become final, and go home, one block
+ * after another while the rest computes.
  *
  * Built by a plain C compiler the pragmas are ignored and everything runs in
  * order on the calling thread; built through gpuss-translate every call of
  * gemm_?tile becomes a task. The last line of output is
  *
- *   gemm n=.. ts=.. prec=.. gpus=.. policy=.. memory=.. seconds=.. gflops=.. check=PASS|FAIL|skipped
+ *   gemm n=.. ts=.. bt=.. prec=.. gpus=.. policy=.. memory=.. seconds=.. gflops=.. check=PASS|FAIL|skipped
  *
  * memory=first-run (the default): the matrices are written by plain loops
  * into malloc'd memory that the runtime has never seen, and the one timed
@@ -51,21 +57,30 @@
 
 int TS = 512;  /* tile size; the task items A[TS][TS] read it at each submit */
 static int NT; /* tiles per row and column */
+static int BT = 4; /* tiles per block of the loops (-b) */
 
 /* ---------------------------------------------------------------- the algorithm */
 
+/* Each C[i][j] still sums its products in the order k = 0, 1, ..., so every
+ * block size gives the same result, bit for bit. */
 static void gemm_s(float *A[NT][NT], float *B[NT][NT], float *C[NT][NT]) {
-  for (int i = 0; i < NT; i++)
-    for (int j = 0; j < NT; j++)
-      for (int k = 0; k < NT; k++)
-        gemm_stile(A[i][k], B[k][j], C[i][j]);
+  for (int ib = 0; ib < NT; ib += BT)
+    for (int jb = 0; jb < NT; jb += BT)
+      for (int kb = 0; kb < NT; kb += BT)
+        for (int i = ib; i < ib + BT && i < NT; i++)
+          for (int j = jb; j < jb + BT && j < NT; j++)
+            for (int k = kb; k < kb + BT && k < NT; k++)
+              gemm_stile(A[i][k], B[k][j], C[i][j]);
 }
 
 static void gemm_d(double *A[NT][NT], double *B[NT][NT], double *C[NT][NT]) {
-  for (int i = 0; i < NT; i++)
-    for (int j = 0; j < NT; j++)
-      for (int k = 0; k < NT; k++)
-        gemm_dtile(A[i][k], B[k][j], C[i][j]);
+  for (int ib = 0; ib < NT; ib += BT)
+    for (int jb = 0; jb < NT; jb += BT)
+      for (int kb = 0; kb < NT; kb += BT)
+        for (int i = ib; i < ib + BT && i < NT; i++)
+          for (int j = jb; j < jb + BT && j < NT; j++)
+            for (int k = kb; k < kb + BT && k < NT; k++)
+              gemm_dtile(A[i][k], B[k][j], C[i][j]);
 }
 
 /* ---------------------------------------------------------------- the matrices */
@@ -229,9 +244,10 @@ static void gather_matrices(size_t tile_bytes) {
 static void usage(const char *message) {
   fprintf(stderr,
           "gemm: %s\n"
-          "usage: gemm [-n N] [-t TS] [-p s|d] [--check] [--prelocked]\n"
+          "usage: gemm [-n N] [-t TS] [-b BT] [-p s|d] [--check] [--prelocked]\n"
           "  -n N         matrix order (default 4096); a multiple of TS\n"
           "  -t TS        tile size (default 512)\n"
+          "  -b BT        tiles per block of the loops (default 4; 1: the plain triple loop)\n"
           "  -p s|d       precision (default d)\n"
           "  --check      verify C (C x against C0 x + A (B x); all of C against CBLAS for n <= 2048)\n"
           "  --prelocked  compute once untimed first, write C again and time the second run\n"
@@ -286,12 +302,15 @@ static void run(void) {
 int main(int argc, char **argv) {
   long n = 4096;
   long ts = 512;
+  long block = 4;
   bool check = false, prelocked = false, mpi = false;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
     else if (strcmp(argv[a], "-t") == 0)
       ts = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-t");
+    else if (strcmp(argv[a], "-b") == 0)
+      block = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-b");
     else if (strcmp(argv[a], "-p") == 0) {
       const char *p = a + 1 < argc ? argv[++a] : "";
       if (strcmp(p, "s") != 0 && strcmp(p, "d") != 0) usage("-p takes s or d");
@@ -320,6 +339,7 @@ int main(int argc, char **argv) {
 #endif
   TS = (int)ts;
   NT = (int)(n / ts);
+  BT = block < NT ? (int)block : NT;
   const size_t elem = PREC == 'd' ? sizeof(double) : sizeof(float);
   const size_t tile_bytes = elem * (size_t)TS * TS;
   const size_t tiles = (size_t)NT * NT;
@@ -454,9 +474,9 @@ int main(int argc, char **argv) {
   char distribution[32] = "";
   if (mpi) snprintf(distribution, sizeof distribution, " ranks=%d", ranks);
   if (rank == 0)
-    printf("gemm n=%ld ts=%d prec=%c gpus=%d policy=%s memory=%s%s seconds=%.6f gflops=%.2f check=%s\n", n,
-           TS, PREC, accelerators_in_use(), policy, prelocked ? "prelocked" : "first-run", distribution,
-           seconds, gflops, verdict);
+    printf("gemm n=%ld ts=%d bt=%d prec=%c gpus=%d policy=%s memory=%s%s seconds=%.6f gflops=%.2f check=%s\n",
+           n, TS, BT, PREC, accelerators_in_use(), policy, prelocked ? "prelocked" : "first-run",
+           distribution, seconds, gflops, verdict);
 
   for (int m = 0; m < 3; m++) {
     for (size_t t = 0; t < tiles; t++)

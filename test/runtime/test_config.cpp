@@ -117,6 +117,16 @@ TEST(FromEnvironment, PinHostTakesSwitchesAndBarrier) {
   }
 }
 
+TEST(FromEnvironment, ProgramOrderTakesAutoAndSwitches) {
+  EXPECT_EQ(Config{}.program_order, ProgramOrder::Auto);
+  for (auto [text, order] : {std::pair{"auto", ProgramOrder::Auto}, std::pair{"1", ProgramOrder::Always},
+                             std::pair{"yes", ProgramOrder::Always}, std::pair{"0", ProgramOrder::Never},
+                             std::pair{"off", ProgramOrder::Never}}) {
+    ScopedEnvironment env({{std::string("CSS_PROGRAM_ORDER"), std::string(text)}});
+    EXPECT_EQ(Config::from_environment().program_order, order) << "CSS_PROGRAM_ORDER=" << text;
+  }
+}
+
 // Apart from ReadsEveryVariable: partitions split GPUs, and that test asks
 // for simulated devices, which CSS_GPU_PARTITIONS refuses.
 TEST(FromEnvironment, ReadsGpuPartitions) {
@@ -189,7 +199,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"CSS_DAG", "/no-such-folder/graph.dot"},
                       std::pair{"CSS_TRACE", "/no-such-folder/trace.json"},
                       std::pair{"CSS_MPI_NET", "latency=fast"}, std::pair{"CSS_MPI_NET", "bandwidth=0"},
-                      std::pair{"CSS_MPI_NET", "hops=3"}),
+                      std::pair{"CSS_MPI_NET", "hops=3"}, std::pair{"CSS_PROGRAM_ORDER", "sometimes"}),
     malformed_name);
 
 // CSS_UNLOCKED_COPIES, and whether CSS_PIN_THREADS was given (pageable

@@ -294,6 +294,87 @@ TEST(CriticalPath, ALateChainHeadOvertakesMoreThanAThousandReadyLeaves) {
   EXPECT_LE(head, 4) << "the chain head ran after " << head << " leaves";
 }
 
+// Eight chains of four updates, each chain to its own tile, as GEMM's C
+// tiles take their products: every rank is held by eight tasks, so no task
+// holds any other up, and a barrier ranks the graph in program order
+// (ProgramOrder.hpp; CSS_PROGRAM_ORDER=auto): each chain through all its
+// updates before the next starts, rather than every chain's first update,
+// then every chain's second (the critical path's step order, which on a GPU
+// needs every tile at the start and writes every tile back at the end).
+// Returns the order the updates ran in, as chain * 10 + step.
+std::vector<int> order_of_equal_chains(ProgramOrder program_order, std::uint64_t *program_ordered) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.prefetch_depth = 0;
+  config.program_order = program_order;
+  Runtime runtime(config);
+  Gate gate;
+  Log log;
+  int blocker = 0;
+  std::array<double, 8> tiles{};
+  std::array<double, 4> shared{}; // read by every chain, as A and B are
+  // Runs on the device until the barrier has ranked the rest: a task of its
+  // own, so that the chains wait for no common predecessor.
+  Task("gate").inout(blocker).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int chain = 0; chain < 8; ++chain)
+    for (int step = 0; step < 4; ++step)
+      Task("update")
+          .in(shared[step])
+          .inout(tiles[chain])
+          .body([&log, chain, step](TaskEnv) { log.record(chain * 10 + step); })
+          .submit(runtime);
+  barrier_then_open(runtime, [&] { gate.open(); }); // the barrier ranks meanwhile
+  EXPECT_FALSE(gate.ran_on_master());
+  *program_ordered = runtime.stats().program_ordered;
+  return log.order;
+}
+
+std::vector<int> submission_order_of_chains() {
+  std::vector<int> order;
+  for (int chain = 0; chain < 8; ++chain)
+    for (int step = 0; step < 4; ++step)
+      order.push_back(chain * 10 + step);
+  return order;
+}
+
+TEST(ProgramOrder, ChainsOfEqualUpdatesRunInProgramOrder) {
+  std::uint64_t program_ordered = 0;
+  const std::vector<int> order = order_of_equal_chains(ProgramOrder::Auto, &program_ordered);
+  EXPECT_EQ(program_ordered, 1u);
+  EXPECT_EQ(order, submission_order_of_chains());
+}
+
+TEST(ProgramOrder, DisabledRunsChainsInStepOrder) {
+  std::uint64_t program_ordered = 0;
+  const std::vector<int> order = order_of_equal_chains(ProgramOrder::Never, &program_ordered);
+  EXPECT_EQ(program_ordered, 0u);
+  ASSERT_EQ(order.size(), 32u);
+  for (std::size_t i = 0; i < 8; ++i)
+    EXPECT_EQ(order[i] % 10, 0) << "by the critical path every chain's first update goes first";
+}
+
+// A graph with a narrow point keeps its critical-path ranks under auto: the
+// gate's chain (CriticalPath tests above) and here a chain of six ahead of
+// the eight leaves, each rank above 1 held by one task.
+TEST(ProgramOrder, AGraphWithANarrowPointKeepsItsRanks) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.prefetch_depth = 0;
+  Runtime runtime(config);
+  Gate gate;
+  Log log;
+  int blocker = 0, chain = 0;
+  std::array<int, 8> leaves{};
+  Task("gate").inout(blocker).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  for (int i = 0; i < 8; ++i)
+    Task("leaf").out(leaves[i]).body([&log, i](TaskEnv) { log.record(i); }).submit(runtime);
+  for (int c = 0; c < 6; ++c)
+    Task("chain").inout(chain).body([&log, c](TaskEnv) { log.record(1000 + c); }).submit(runtime);
+  barrier_then_open(runtime, [&] { gate.open(); });
+  EXPECT_EQ(runtime.stats().program_ordered, 0u);
+  ASSERT_EQ(log.order.size(), 14u);
+  EXPECT_EQ(log.order.front(), 1000)
+      << "the chain's head, submitted after the leaves, goes first by its rank";
+}
+
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
                          [](const auto &info) { return "cpus" + std::to_string(info.param); });
 

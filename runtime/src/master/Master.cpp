@@ -1,6 +1,7 @@
 #include "master/Master.hpp"
 #include "master/LoadAheadPlan.hpp"
 #include "master/OutOfCoreOrder.hpp"
+#include "master/ProgramOrder.hpp"
 #include "memory/PageLocks.hpp"
 #include "memory/PinService.hpp"
 #include "memory/RegionCheck.hpp"
@@ -177,6 +178,14 @@ void Master::rank_unfinished_tasks() {
   if (config.ooc_order && config.cache_policy != CachePolicy::NoCache && device_cache_bytes_ > 0) {
     working_sets = rank_out_of_core(ranked, device_cache_bytes_);
     Stats::raise_to(stats_->working_sets, working_sets);
+  }
+  // In core, a graph that no task holds up goes in the program's order
+  // (ProgramOrder.hpp).
+  if (working_sets == 0 && config.program_order != ProgramOrder::Never) {
+    const std::size_t executors = devices_.size() + config.num_cpus;
+    const std::size_t min_width =
+        config.program_order == ProgramOrder::Always ? 0 : program_order_width * executors;
+    if (rank_wide_graph_in_program_order(ranked, min_width)) stats_->program_ordered.fetch_add(1);
   }
   // The order the ranked tasks are expected to run in tells the devices'
   // caches which data is needed soonest (CSS_EVICTION=next-use), and the

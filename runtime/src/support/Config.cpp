@@ -35,6 +35,18 @@ const char *to_string(Eviction eviction) {
   return "?";
 }
 
+const char *to_string(ProgramOrder order) {
+  switch (order) {
+  case ProgramOrder::Auto:
+    return "auto";
+  case ProgramOrder::Never:
+    return "0";
+  case ProgramOrder::Always:
+    return "1";
+  }
+  return "?";
+}
+
 const char *to_string(UnlockedCopies copies) {
   switch (copies) {
   case UnlockedCopies::Auto:
@@ -119,6 +131,7 @@ constexpr const char *known_variables[] = {
     "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",
     "CSS_OOC_ORDER",
+    "CSS_PROGRAM_ORDER",
     "CSS_GPU_STREAMS",
     "CSS_PIN_HOST",
     "CSS_NESTED",
@@ -269,6 +282,18 @@ Config Config::from_environment() {
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
   if (const char *v = variable("CSS_OOC_ORDER")) config.ooc_order = parse_flag("CSS_OOC_ORDER", v);
+  if (const char *v = variable("CSS_PROGRAM_ORDER")) {
+    const std::string order = v;
+    if (order == "auto")
+      config.program_order = ProgramOrder::Auto;
+    else if (order == "1" || order == "yes" || order == "true" || order == "on")
+      config.program_order = ProgramOrder::Always;
+    else if (order == "0" || order == "no" || order == "false" || order == "off")
+      config.program_order = ProgramOrder::Never;
+    else
+      fatal("CSS_PROGRAM_ORDER='" + order +
+            "' is not auto (program order when no task holds others up), 1 (always) or 0 (never)");
+  }
   if (const char *v = variable("CSS_DEVICE_ALIASES"))
     config.device_aliases = parse_flag("CSS_DEVICE_ALIASES", v);
   if (const char *v = variable("CSS_DEVICE_EXTENTS"))

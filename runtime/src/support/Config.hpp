@@ -49,6 +49,20 @@ enum class Eviction {
 
 const char *to_string(Eviction eviction);
 
+// When a barrier ranks its graph in the program's order rather than by the
+// critical path (CSS_PROGRAM_ORDER; master/ProgramOrder.hpp).
+enum class ProgramOrder {
+  Auto,   // auto (the default): when every rank is held by at least program_order_width tasks per executor
+  Never,  // 0: always by the critical path
+  Always, // 1: always in submission order (in core; out of core the working sets rank)
+};
+
+const char *to_string(ProgramOrder order);
+
+// Tasks per executor (devices and host workers) that every critical-path rank
+// must hold for CSS_PROGRAM_ORDER=auto to rank a graph in program order.
+inline constexpr std::size_t program_order_width = 4;
+
 // The names CSS_SCHEDULER accepts (SchedulingPolicies.cpp makes a policy of
 // each; test_config checks that it does).
 inline constexpr const char *scheduler_names[] = {"locality", "dmda", "locality-nowait", "eager", "round-robin",
@@ -81,6 +95,7 @@ struct Config {
                                  // unfinished tasks before those tasks are ready
   bool ooc_order = true;         // CSS_OOC_ORDER=0 to disable: a barrier's graph whose data exceeds the
                                  // devices' caches is ranked by working sets (OutOfCoreOrder.hpp)
+  ProgramOrder program_order = ProgramOrder::Auto; // CSS_PROGRAM_ORDER: auto | 0 | 1 (ProgramOrder.hpp)
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
   bool gpu_priority_lane = false; // CSS_GPU_PRIORITY_LANE=1: one more compute stream per GPU, of the highest
                                   // priority, for the tasks that go first (fan-out, highpriority)

@@ -32,8 +32,8 @@ std::string StatsSnapshot::format_line() const {
        << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
        << " staged_bytes=" << staged_bytes << " stage_s=" << seconds(stage_seconds)
        << " staging_alloc_s=" << seconds(staging_alloc_seconds) << " working_sets=" << working_sets
-       << " device_peak_bytes=" << device_peak_bytes << " bytes_on_device=" << bytes_on_device
-       << " priority_lane_tasks=" << priority_lane_tasks;
+       << " program_ordered=" << program_ordered << " device_peak_bytes=" << device_peak_bytes
+       << " bytes_on_device=" << bytes_on_device << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   auto at = [](const std::vector<std::uint64_t> &values, std::size_t i) {
@@ -88,6 +88,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.stage_seconds = stage_seconds;
   s.staging_alloc_seconds = get(staging_alloc_ns) * 1e-9;
   s.working_sets = get(working_sets);
+  s.program_ordered = get(program_ordered);
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

@@ -40,6 +40,7 @@ struct StatsSnapshot {
   std::uint64_t staged_bytes = 0; // bytes copied through staging buffers (both ways), by the copy threads
   double stage_seconds = 0;       // the copy threads' time doing it, summed over them
   std::uint64_t working_sets = 0; // the most working sets a barrier ranked an out-of-core graph by (0: none)
+  std::uint64_t program_ordered = 0; // barriers whose graph was ranked in program order (CSS_PROGRAM_ORDER)
   double staging_alloc_seconds = 0; // GPU workers' time allocating their staging buffers at start, summed
   unsigned staging_threads = 0;   // copy threads staging (CSS_STAGING_THREADS, or what auto chose)
   std::string unlocked_copies = "lock"; // how memory not locked yet is copied (CSS_UNLOCKED_COPIES, resolved)

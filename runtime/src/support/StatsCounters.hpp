@@ -43,6 +43,8 @@ struct Stats {
   std::atomic<std::uint64_t> staging_alloc_ns{0};
   // The master: the most working sets a barrier's out-of-core ranking made.
   std::atomic<std::uint64_t> working_sets{0};
+  // The master: barriers whose graph it ranked in program order (ProgramOrder.hpp).
+  std::atomic<std::uint64_t> program_ordered{0};
   // Dependency edges made between unfinished tasks: by the master at every
   // submit that has dependencies, on a cache line of its own so that it
   // does not pull the workers' counters above away from them at each edge.
