@@ -228,9 +228,11 @@ TEST_P(GpuRuntime, KernelsAndHostTasksMatchSequential) {
     if (staged()) {
       EXPECT_GT(stats.staged_bytes, 0u) << "the staged setting staged nothing";
       EXPECT_GT(stats.staging_alloc_seconds, 0.0) << "the staging buffers are allocated when a worker starts";
+      EXPECT_EQ(stats.prefetch_depth, gpuss::staged_prefetch_depth) << "staged copies stage deeper unless told";
     } else {
       EXPECT_EQ(stats.staged_bytes, 0u);
       EXPECT_EQ(stats.staging_alloc_seconds, 0.0) << "no staging buffers without staging";
+      EXPECT_EQ(stats.prefetch_depth, gpuss::Config{}.prefetch_depth);
     }
     EXPECT_EQ(stats.unlocked_copies, pageable() ? "pageable" : "lock");
     if (pageable()) EXPECT_EQ(stats.pin_threads, 2u) << "pageable copies start the pinning service";

@@ -117,6 +117,31 @@ TEST(FromEnvironment, PinHostTakesSwitchesAndBarrier) {
   }
 }
 
+// A depth given is kept as given: the runtime deepens only the default where
+// copy threads stage (staged_prefetch_depth; the GPU tests check that).
+TEST(FromEnvironment, PrefetchDepthGivenIsMarked) {
+  {
+    ScopedEnvironment env({});
+    const Config config = Config::from_environment();
+    EXPECT_EQ(config.prefetch_depth, 6u);
+    EXPECT_FALSE(config.prefetch_depth_set);
+  }
+  ScopedEnvironment env({{std::string("CSS_PREFETCH_DEPTH"), std::string("3")}});
+  const Config config = Config::from_environment();
+  EXPECT_EQ(config.prefetch_depth, 3u);
+  EXPECT_TRUE(config.prefetch_depth_set);
+}
+
+// Without a GPU nothing stages, and the depth stays the default.
+TEST(Resolve, NoGpuKeepsTheDefaultPrefetchDepth) {
+  Config config = sim_config(1, 1);
+  config.staging_auto = false;
+  config.staging_threads = 4;
+  Runtime runtime(config);
+  EXPECT_EQ(runtime.stats().prefetch_depth, 6u);
+  EXPECT_EQ(runtime.stats().staging_threads, 0u);
+}
+
 TEST(FromEnvironment, ProgramOrderTakesAutoAndSwitches) {
   EXPECT_EQ(Config{}.program_order, ProgramOrder::Auto);
   for (auto [text, order] : {std::pair{"auto", ProgramOrder::Auto}, std::pair{"1", ProgramOrder::Always},

@@ -112,26 +112,31 @@ int gpus_in_use(const Config &config) {
 // The configuration as this process runs it: CSS_UNLOCKED_COPIES=auto
 // decided (StagedCopies.hpp, choose_unlocked_copies), and pageable copies
 // given the pinning service's two threads unless CSS_PIN_THREADS says
-// otherwise, so that what is copied pageable once is locked for later.
+// otherwise, so that what is copied pageable once is locked for later;
+// CSS_STAGING_THREADS=auto decided (auto_staging_threads), and where threads
+// stage for GPUs, the deeper staging ahead that their copies need unless
+// CSS_PREFETCH_DEPTH says otherwise (staged_prefetch_depth).
 Config resolve(const Config &asked) {
   Config config = asked;
   const int gpus = config.unlocked_copies == UnlockedCopies::Auto ? gpus_in_use(config) : 0;
   config.unlocked_copies = choose_unlocked_copies(config.unlocked_copies, gpus);
   if (config.unlocked_copies == UnlockedCopies::Pageable && !config.pin_threads_set) config.pin_threads = 2;
+  if (config.staging_auto) {
+    int present = cuda_device_count();
+    if (config.num_gpus >= 0) present = std::min(present, config.num_gpus);
+    config.staging_threads = auto_staging_threads(present, std::thread::hardware_concurrency());
+    config.staging_auto = false;
+  }
+  if (config.staging_threads > 0 && !config.prefetch_depth_set && gpus_in_use(config) > 0)
+    config.prefetch_depth = staged_prefetch_depth;
   return config;
 }
 
-// The copy threads of CSS_STAGING_THREADS (StagedCopies.hpp,
-// auto_staging_threads), null for none.
+// The copy threads of CSS_STAGING_THREADS (StagedCopies.hpp; auto decided
+// by resolve), null for none.
 std::unique_ptr<CopyThreads> make_copy_threads(const Config &config, PageLocks *page_locks) {
   if (!page_locks) return nullptr;
-  unsigned threads = config.staging_threads;
-  if (config.staging_auto) {
-    int gpus = cuda_device_count();
-    if (config.num_gpus >= 0) gpus = std::min(gpus, config.num_gpus);
-    threads = auto_staging_threads(gpus, std::thread::hardware_concurrency());
-  }
-  return threads > 0 ? std::make_unique<CopyThreads>(threads) : nullptr;
+  return config.staging_threads > 0 ? std::make_unique<CopyThreads>(config.staging_threads) : nullptr;
 }
 
 std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLocks *page_locks,
@@ -215,6 +220,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);
   stats_->staging_threads = copy_threads_ ? copy_threads_->threads() : 0;
+  stats_->prefetch_depth = config.prefetch_depth;
   stats_->pin_threads = pin_service_ ? config.pin_threads : 0;
   stats_->unlocked_copies = page_locks_ ? to_string(config.unlocked_copies) : "lock";
   stats_->pin_host = to_string(!page_locks_                    ? HostPinning::Off

@@ -272,7 +272,7 @@ Config Config::from_environment() {
     if (!parse_memory_size(v, 0, config.rename_memory) || std::string(v).back() == '%')
       fatal(std::string("CSS_RENAME_MEMORY='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_PREFETCH_DEPTH"))
-    config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64);
+    config.prefetch_depth = parse_count("CSS_PREFETCH_DEPTH", v, 0, 64), config.prefetch_depth_set = true;
   if (const char *v = variable("CSS_WB_CLEAN")) config.clean_while_idle = parse_flag("CSS_WB_CLEAN", v);
   if (const char *v = variable("CSS_EARLY_WRITE_BACK"))
     config.early_write_back = parse_flag("CSS_EARLY_WRITE_BACK", v);

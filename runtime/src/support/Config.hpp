@@ -63,6 +63,17 @@ const char *to_string(ProgramOrder order);
 // must hold for CSS_PROGRAM_ORDER=auto to rank a graph in program order.
 inline constexpr std::size_t program_order_width = 4;
 
+// CSS_PREFETCH_DEPTH where copy threads stage memory not locked yet
+// (CSS_STAGING_THREADS) and the variable is not set. A staged copy takes
+// longer from request to data than a copy of locked memory (the threads fill
+// buffers, then the GPU copies them), so a device keeps more tasks staged to
+// keep the threads and the link busy: on one H200 (2026-11-28, seventh
+// session, performance.md), first runs of GEMM n = 32768 reached 48.1-48.5
+// TFLOP/s with 12 against 44.8-46.8 with 6 (the copies in at 41 GB/s against
+// 26 while they limited the run), Cholesky n = 49152 45.3-46.5 against
+// 44.7-45.8, LU 20.6 against 20.0; 16 gained nothing more.
+inline constexpr unsigned staged_prefetch_depth = 12;
+
 // The names CSS_SCHEDULER accepts (SchedulingPolicies.cpp makes a policy of
 // each; test_config checks that it does).
 inline constexpr const char *scheduler_names[] = {"locality", "dmda", "locality-nowait", "eager", "round-robin",
@@ -82,7 +93,9 @@ struct Config {
   std::string device_memory = "90%"; // CSS_GPU_MEMORY: cache capacity per device, bytes or percent
   std::size_t rename_memory = std::size_t{1} << 30; // CSS_RENAME_MEMORY: cap on renamed buffers, bytes
   bool clean_while_idle = false; // CSS_WB_CLEAN=1: wb writes idle dirty copies back in the background
-  unsigned prefetch_depth = 6;   // CSS_PREFETCH_DEPTH: tasks staged ahead on each device
+  unsigned prefetch_depth = 6; // CSS_PREFETCH_DEPTH: tasks staged ahead on each device (staged_prefetch_depth
+                               // where copy threads stage, unless set: Runtime.cpp, resolve)
+  bool prefetch_depth_set = false; // CSS_PREFETCH_DEPTH was given
   bool early_write_back = true;  // CSS_EARLY_WRITE_BACK=0 to disable: a barrier copies each value home as
                                  // soon as its last task finishes, not after the last task of all
   bool critical_path = true;     // CSS_CRITICAL_PATH=0 to disable: with accelerators, a barrier ranks the

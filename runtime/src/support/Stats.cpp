@@ -30,10 +30,11 @@ std::string StatsSnapshot::format_line() const {
   };
   line << " pin_s=" << seconds(pin_seconds) << " pin_threads=" << pin_threads
        << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
-       << " staged_bytes=" << staged_bytes << " stage_s=" << seconds(stage_seconds)
-       << " staging_alloc_s=" << seconds(staging_alloc_seconds) << " working_sets=" << working_sets
-       << " program_ordered=" << program_ordered << " device_peak_bytes=" << device_peak_bytes
-       << " bytes_on_device=" << bytes_on_device << " priority_lane_tasks=" << priority_lane_tasks;
+       << " prefetch_depth=" << prefetch_depth << " staged_bytes=" << staged_bytes
+       << " stage_s=" << seconds(stage_seconds) << " staging_alloc_s=" << seconds(staging_alloc_seconds)
+       << " working_sets=" << working_sets << " program_ordered=" << program_ordered
+       << " device_peak_bytes=" << device_peak_bytes << " bytes_on_device=" << bytes_on_device
+       << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   auto at = [](const std::vector<std::uint64_t> &values, std::size_t i) {
@@ -83,6 +84,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.pin_seconds = pin_seconds;
   s.staged_bytes = staged_bytes;
   s.staging_threads = staging_threads;
+  s.prefetch_depth = prefetch_depth;
   s.unlocked_copies = unlocked_copies;
   s.pin_threads = pin_threads;
   s.stage_seconds = stage_seconds;

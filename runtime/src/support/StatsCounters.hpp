@@ -58,6 +58,7 @@ struct Stats {
   std::uint64_t staged_bytes = 0;
   double stage_seconds = 0;
   unsigned staging_threads = 0;         // set once at start-up (CSS_STAGING_THREADS, or what auto chose)
+  unsigned prefetch_depth = 0;          // set once at start-up (CSS_PREFETCH_DEPTH, or what resolve chose)
   std::string unlocked_copies = "lock"; // set once at start-up (CSS_UNLOCKED_COPIES, or what auto chose)
   unsigned pin_threads = 0;             // set once at start-up: the pinning service's threads
   std::vector<std::atomic<std::uint64_t>> cpu_busy_ns;
