@@ -355,6 +355,22 @@ extern "C" void lu_dlaswp_column(int m, int lda, double *C, int row0, const int 
   apply_swaps(C, row0, C, row0, lda, ipiv, row0, row0 + m, stream_plan(), css_cuda_stream());
 }
 
+namespace {
+// One step after another on the task's stream, which orders them (and the
+// plan buffer they share).
+template <typename Real> void laswp_left(int m, int lda, Real *P, int row0, const int *ipiv) {
+  for (int k0 = NB; k0 < m; k0 += NB)
+    apply_swaps(P + k0, row0 + k0, P + k0, row0 + k0, lda, ipiv + k0, row0 + k0, row0 + m, stream_plan(),
+                css_cuda_stream());
+}
+} // namespace
+extern "C" void lu_slaswp_left(int m, int lda, float *P, int row0, const int *ipiv) {
+  laswp_left(m, lda, P, row0, ipiv);
+}
+extern "C" void lu_dlaswp_left(int m, int lda, double *P, int row0, const int *ipiv) {
+  laswp_left(m, lda, P, row0, ipiv);
+}
+
 extern "C" void lu_strsm(int lda, const float *L, float *U) {
   LU_CUBLAS_CHECK(trsm(css_cublas_handle(), lda, L, U));
 }

@@ -97,6 +97,21 @@ void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv) {
   free(local);
 }
 
+void lu_slaswp_left(int m, int lda, float *P, int row0, const int *ipiv) {
+  for (int k0 = NB; k0 < m; k0 += NB) {
+    lapack_int *local = relative_pivots(ipiv + k0, row0 + k0, m - k0);
+    LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, P + k0, lda, 1, NB, local, 1);
+    free(local);
+  }
+}
+void lu_dlaswp_left(int m, int lda, double *P, int row0, const int *ipiv) {
+  for (int k0 = NB; k0 < m; k0 += NB) {
+    lapack_int *local = relative_pivots(ipiv + k0, row0 + k0, m - k0);
+    LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, P + k0, lda, 1, NB, local, 1);
+    free(local);
+  }
+}
+
 void lu_strsm(int lda, const float *L, float *U) {
   cblas_strsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, NB, NB, 1.0f, L, lda, U, lda);
 }

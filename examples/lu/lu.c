@@ -4,7 +4,7 @@
  * it, and a check.
  *
  *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]
- *      [--gpu-panel] [--prelocked]
+ *      [--left-swaps end|steps] [--gpu-panel] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
  * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
@@ -13,9 +13,11 @@
  *   1. factors the panel, rows k NB .. n-1 of block column k, choosing a
  *      pivot row in each of its columns (one task over the panel's strided
  *      region; its pivots are a task output);
- *   2. applies the panel's row interchanges to every other block column, on
- *      the left (the computed L) as on the right (tile tasks, or one task per
- *      block column with --swaps columns);
+ *   2. applies the panel's row interchanges to the block columns on its
+ *      right (tile tasks, or one task per block column with --swaps
+ *      columns); those on its left (the computed L) wait until the end, one
+ *      task per block column (--left-swaps steps: at each step, as on the
+ *      right);
  *   3. solves for the block row of U right of the panel, U(k, j) :=
  *      L(k, k)^-1 A(k, j) (a tile task per j);
  *   4. updates the trailing matrix, A(i, j) -= L(i, k) U(k, j) (a tile task
@@ -29,7 +31,7 @@
  * dataflow alone). Built by a plain C compiler the pragmas are ignored and
  * this is LAPACK's algorithm in order. The last line of output is
  *
- *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns
+ *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns left=end|steps
  *      memory=first-run|prelocked seconds=.. gflops=.. check=PASS|FAIL|skipped
  *
  * (one line). memory=first-run (the default): the matrix is written by plain
@@ -132,7 +134,14 @@ static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int 
 /* A's tile (i, j): NB x NB from row i NB, column j NB. */
 #define TILE(A, i, j) ((A) + ((size_t)(j)*NB) * lda + (size_t)(i)*NB)
 
-static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel) {
+/* The swaps left of the panel: only the final L needs them, and nothing
+ * later in the factorisation reads L(., j) after step j. By default
+ * (--left-swaps end) each block column takes all of its later interchanges
+ * at the end, in one task over the region its panel task factored
+ * (laswp_left); --left-swaps steps applies them at each step, last in the
+ * step, by the same tasks as on the right. The same interchanges, in the
+ * same order on each block column. */
+static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end) {
   const int nt = n / NB;
   for (int k = 0; k < nt; k++) {
     const int r0 = k * NB;
@@ -143,14 +152,16 @@ static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gp
       for (int i = k + 1; i < nt; i++)
         lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
     }
-    /* 2, left of the panel: only the final L needs these, nothing later in
-     * the factorisation reads them, so they come last in the step. */
-    for (int j = 0; j < k; j++)
-      sswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+    if (!left_at_end)
+      for (int j = 0; j < k; j++) /* 2, left of the panel */
+        sswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
   }
+  if (left_at_end)
+    for (int j = 0; j + 1 < nt; j++)
+      lu_slaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
 }
 
-static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel) {
+static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end) {
   const int nt = n / NB;
   for (int k = 0; k < nt; k++) {
     const int r0 = k * NB;
@@ -161,9 +172,13 @@ static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool g
       for (int i = k + 1; i < nt; i++)
         lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
     }
-    for (int j = 0; j < k; j++) /* 2, left of the panel */
-      dswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+    if (!left_at_end)
+      for (int j = 0; j < k; j++) /* 2, left of the panel */
+        dswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
   }
+  if (left_at_end)
+    for (int j = 0; j + 1 < nt; j++)
+      lu_dlaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
 }
 
 /* ---------------------------------------------------------------- the matrix */
@@ -417,7 +432,7 @@ done:
 static void usage(const char *message) {
   fprintf(stderr,
           "lu: %s\n"
-          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns] [--gpu-panel]\n"
+          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns] [--left-swaps end|steps] [--gpu-panel]\n"
           "          [--prelocked]\n"
           "  -n N            matrix order (default 4096); a multiple of NB\n"
           "  -t NB           tile size (default 256)\n"
@@ -426,6 +441,9 @@ static void usage(const char *message) {
           "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
           "  --swaps tiles   row interchanges as tile tasks (the default)\n"
           "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
+          "  --left-swaps end    the interchanges left of each panel at the end, a task per block column "
+          "(default)\n"
+          "  --left-swaps steps  ... at each step, by the same tasks as on the right\n"
           "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
           "  --prelocked     factor once untimed first, write A again and time the second run\n"
           "                  (memory=prelocked); default: the first run (memory=first-run)\n",
@@ -468,16 +486,16 @@ static int accelerators_in_use(void) {
 #endif
 }
 
-static void run(bool column_swaps, bool gpu_panel) {
+static void run(bool column_swaps, bool gpu_panel, bool left_at_end) {
   if (PREC == 'd')
-    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel);
+    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel, left_at_end);
   else
-    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel);
+    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel, left_at_end);
 }
 
 int main(int argc, char **argv) {
   long n = 4096, nb = 256, lda = 0;
-  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false;
+  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false, left_at_end = true;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -495,6 +513,10 @@ int main(int argc, char **argv) {
       const char *s = a + 1 < argc ? argv[++a] : "";
       if (strcmp(s, "tiles") != 0 && strcmp(s, "columns") != 0) usage("--swaps takes tiles or columns");
       column_swaps = s[0] == 'c';
+    } else if (strcmp(argv[a], "--left-swaps") == 0) {
+      const char *s = a + 1 < argc ? argv[++a] : "";
+      if (strcmp(s, "end") != 0 && strcmp(s, "steps") != 0) usage("--left-swaps takes end or steps");
+      left_at_end = s[0] == 'e';
     } else if (strcmp(argv[a], "--gpu-panel") == 0)
       gpu_panel = true;
     else if (strcmp(argv[a], "--prelocked") == 0)
@@ -561,7 +583,7 @@ int main(int argc, char **argv) {
 #endif
 
   if (prelocked) {
-    run(column_swaps, gpu_panel);
+    run(column_swaps, gpu_panel, left_at_end);
 #pragma css barrier
     fill_matrix();
 #ifdef GPUSS_LU_RUNTIME
@@ -574,7 +596,7 @@ int main(int argc, char **argv) {
 
   /* The timed part: from the first submit until the factors and pivots are back in host memory. */
   double start = now_seconds();
-  run(column_swaps, gpu_panel);
+  run(column_swaps, gpu_panel, left_at_end);
 #pragma css barrier
   double seconds = now_seconds() - start;
 
@@ -632,11 +654,12 @@ int main(int argc, char **argv) {
   if (policy == NULL || *policy == '\0') policy = "wb";
   /* 2 n^3 / 3, the leading term of LU's flop count (as vendors report it). */
   double gflops = 2.0 * (double)n * n * n / 3.0 / seconds / 1e9;
-  printf(
-      "lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s memory=%s seconds=%.6f gflops=%.2f "
-      "check=%s\n",
-      n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
-      column_swaps ? "columns" : "tiles", prelocked ? "prelocked" : "first-run", seconds, gflops, verdict);
+  printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s seconds=%.6f "
+         "gflops=%.2f "
+         "check=%s\n",
+         n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
+         column_swaps ? "columns" : "tiles", left_at_end ? "end" : "steps",
+         prelocked ? "prelocked" : "first-run", seconds, gflops, verdict);
 
   free(matrix);
   free(IPIV);

@@ -98,6 +98,26 @@ void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv);
 #pragma css task input(m, lda, row0, ipiv[0;NB]) inout([NB][lda]C[0;NB][0;m])
 void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv);
 
+/* The interchanges of every later step on the computed L of block column j:
+ * P is the panel's diagonal tile (j, j), the region the panel task factored
+ * (rows row0 .. row0+m-1), and ipiv the pivots of rows row0 .. row0+m-1 (the
+ * first NB, the panel's own, are not applied again). Step k's interchanges,
+ * k = j+1, ..., in order, as laswp_column applies them. Nothing in the
+ * factorisation reads L(., j) after step j, so they can all wait until the end
+ * (--left-swaps end, the default), and one task over the panel's own region
+ * is a region the panel task named already: no tile of it is written inside
+ * the panel's copy while that copy is newer than host memory (docs/lu.md). */
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(m, lda, row0, ipiv[0;m]) inout([NB][lda]P[0;NB][0;m])
+void lu_slaswp_left(int m, int lda, float *P, int row0, const int *ipiv);
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(m, lda, row0, ipiv[0;m]) inout([NB][lda]P[0;NB][0;m])
+void lu_dlaswp_left(int m, int lda, double *P, int row0, const int *ipiv);
+
 /* U := L^-1 U, L the unit lower triangle of the panel's diagonal tile: a tile
  * of the block row of U. */
 #ifdef GPUSS_LU_CUDA
