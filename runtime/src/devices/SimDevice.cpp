@@ -19,6 +19,7 @@
 #include "support/Trace.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -80,26 +81,43 @@ private:
   std::byte *reservation(const DeviceBlock &block) const { return pool_.get() + block.offset; }
   static bool has_guard(const DeviceBlock &block) { return block.bytes > block.usable; }
 
-  // Worker thread, after `task` ran: every guard zone still holds poison.
-  void check_guards(const Task &task) {
+  // Worker thread, after `task` ran with its data at `addresses`: the guard
+  // zones of the blocks its data lies in still hold poison. Only those: a
+  // body that writes outside its data reaches its own blocks' guards first,
+  // and looking at every block after every task took time in proportion to
+  // the replicas held (200,000 independent tasks on one simulated device:
+  // 100-270 microseconds a task against 4 below 50,000).
+  void check_guards(const Task &task, const std::vector<void *> &addresses) {
     std::lock_guard lock(blocks_mutex_);
-    for (const auto &[offset, block] : blocks_) {
-      const std::byte *start = reservation(block), *end = start + block.bytes;
-      const std::byte *inside = block.address, *after = block.address + block.usable;
-      auto written = [](std::byte b) { return b != std::byte{poison_byte}; };
-      std::string reach;
-      if (const std::byte *first = std::find_if(start, inside, written); first != inside)
-        reach = "up to " + std::to_string(inside - first) + " bytes before the start";
-      else if (auto last =
-                   std::find_if(std::make_reverse_iterator(end), std::make_reverse_iterator(after), written);
-               last != std::make_reverse_iterator(after))
-        reach = "up to " + std::to_string(&*last - after + 1) + " bytes past the end";
-      if (!reach.empty())
-        fatal_for_task(task.label, task.file, task.line,
-                       "wrote outside its data on " + name() + ": " + reach + " of a replica of " +
-                           std::to_string(block.usable) +
-                           " bytes (CSS_DEVICE_GUARD); check its regions against what its body touches");
+    const auto base = reinterpret_cast<std::uintptr_t>(pool_.get());
+    for (void *address : addresses) {
+      const auto at = reinterpret_cast<std::uintptr_t>(address);
+      if (at < base) continue; // none (an access with no data), or not in the pool
+      const std::size_t offset = at - base;
+      auto after = blocks_.upper_bound(offset);
+      if (after == blocks_.begin()) continue;
+      const DeviceBlock &block = std::prev(after)->second;
+      if (offset < block.offset + block.bytes) check_guard(task, block);
     }
+  }
+
+  // blocks_mutex_ held.
+  void check_guard(const Task &task, const DeviceBlock &block) {
+    const std::byte *start = reservation(block), *end = start + block.bytes;
+    const std::byte *inside = block.address, *after = block.address + block.usable;
+    auto written = [](std::byte b) { return b != std::byte{poison_byte}; };
+    std::string reach;
+    if (const std::byte *first = std::find_if(start, inside, written); first != inside)
+      reach = "up to " + std::to_string(inside - first) + " bytes before the start";
+    else if (auto last =
+                 std::find_if(std::make_reverse_iterator(end), std::make_reverse_iterator(after), written);
+             last != std::make_reverse_iterator(after))
+      reach = "up to " + std::to_string(&*last - after + 1) + " bytes past the end";
+    if (!reach.empty())
+      fatal_for_task(task.label, task.file, task.line,
+                     "wrote outside its data on " + name() + ": " + reach + " of a replica of " +
+                         std::to_string(block.usable) +
+                         " bytes (CSS_DEVICE_GUARD); check its regions against what its body touches");
   }
 
   // `task`: the task whose command this is (null for write-backs and loads
@@ -147,7 +165,7 @@ private:
           run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
         }
         task.end_time = context_.now();
-        check_guards(task);
+        check_guards(task, command.addresses);
         context_.count_device_task(index(), name(), task);
       }
       for (Transfer &transfer : command.after)
