@@ -185,7 +185,7 @@ void Master::rank_unfinished_tasks() {
     const std::size_t executors = devices_.size() + config.num_cpus;
     const std::size_t min_width =
         config.program_order == ProgramOrder::Always ? 0 : program_order_width * executors;
-    if (rank_wide_graph_in_program_order(ranked, min_width)) stats_->program_ordered.fetch_add(1);
+    if (rank_wide_graph_in_program_order(ranked, min_width)) Stats::add(stats_->program_ordered, 1);
   }
   // The order the ranked tasks are expected to run in tells the devices'
   // caches which data is needed soonest (CSS_EVICTION=next-use), and the
