@@ -731,13 +731,14 @@ struct PanelRun {
   std::vector<double> matrix, sums;
   std::uint64_t bytes_h2d = 0, bytes_d2h = 0, bytes_on_device = 0;
 };
-PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = CachePolicy::WriteBack) {
+PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = CachePolicy::WriteBack,
+                          int reads_per_tile = 1) {
   ColumnMajor m(64, 8);
   for (std::size_t i = 0; i < m.a.size(); ++i)
     m.a[i] = static_cast<double>(i % 97);
   const std::size_t nt = m.n / m.nb;
   PanelRun run;
-  run.sums.assign(nt * nt, 0.0);
+  run.sums.assign(nt * nt * static_cast<std::size_t>(reads_per_tile), 0.0);
   Config config = on_host ? host_config(2) : sim_config(0, 1, policy, "4M");
   config.device_aliases = aliases;
   config.load_ahead = false;
@@ -766,18 +767,31 @@ PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = Cache
             env.at<double>(0, c, r) = 2.0 * env.at<double>(0, c, r) - static_cast<double>(c);
       });
       panel.submit(runtime);
-      for (std::size_t i = k; i < nt; ++i) {
-        Task read("tile_read");
-        strided(read, CSS_IN, m.tile(i, k));
-        read.out(run.sums[i * nt + k]);
-        read.body([nb = m.nb](TaskEnv env) {
-          double sum = 0;
+      for (int again = 0; again < reads_per_tile; ++again)
+        for (std::size_t i = k; i < nt; ++i) {
+          Task read("tile_read");
+          strided(read, CSS_IN, m.tile(i, k));
+          read.out(run.sums[(static_cast<std::size_t>(again) * nt + i) * nt + k]);
+          read.body([nb = m.nb](TaskEnv env) {
+            double sum = 0;
+            for (std::size_t c = 0; c < nb; ++c)
+              for (std::size_t r = 0; r < nb; ++r)
+                sum += env.at<double>(0, c, r) * static_cast<double>(1 + c + r);
+            *env.ptr<double>(1) = sum;
+          });
+          read.submit(runtime);
+        }
+      if (reads_per_tile > 1) {
+        // The panel written again after the reads: its copy stays newer than
+        // host memory through them (not final, so not sent home early).
+        Task again("panel_again");
+        strided(again, CSS_INOUT, p);
+        again.body([rows = p.row_bytes / sizeof(double), nb = m.nb](TaskEnv env) {
           for (std::size_t c = 0; c < nb; ++c)
-            for (std::size_t r = 0; r < nb; ++r)
-              sum += env.at<double>(0, c, r) * static_cast<double>(1 + c + r);
-          *env.ptr<double>(1) = sum;
+            for (std::size_t r = 0; r < rows; ++r)
+              env.at<double>(0, c, r) += 1.0;
         });
-        read.submit(runtime);
+        again.submit(runtime);
       }
     }
     runtime.barrier();
@@ -807,13 +821,33 @@ TEST(DeviceAliases, APanelAndItsTilesMeetOnTheDeviceAndComputeWhatTheHostDoes) {
   EXPECT_LT(aliased.bytes_d2h, through_host.bytes_d2h);
 }
 
+// A tile read twice from a panel whose copy on the device is newer than
+// host memory (and is written again later, so not final): the tile's copy,
+// taken from the panel's at the first read, is current for every byte at the
+// second, so nothing goes home but the panels at the barrier. Until 2026-11-28 the second read sent the whole
+// panel home first (LU at n = 49152 wrote its 9.9 GB lower triangle back twice).
+TEST(DeviceAliases, ATileReadTwiceFromADirtyPanelSendsNothingHomeEarly) {
+  const PanelRun reference = panels_and_tiles(true, true, CachePolicy::WriteBack, 2);
+  const PanelRun aliased = panels_and_tiles(true, false, CachePolicy::WriteBack, 2);
+  EXPECT_EQ(aliased.matrix, reference.matrix);
+  EXPECT_EQ(aliased.sums, reference.sums);
+  const std::uint64_t lower_tiles = 36 * 8 * 8 * sizeof(double);
+  EXPECT_EQ(aliased.bytes_h2d, lower_tiles);
+  const std::uint64_t sums = 2 * 36 * sizeof(double); // the reads' results, computed on the device
+  EXPECT_EQ(aliased.bytes_d2h, lower_tiles + sums) << "each panel goes home once, at the barrier";
+}
+
 TEST(DeviceAliases, EveryPolicyComputesWhatTheHostDoes) {
   const PanelRun reference = panels_and_tiles(true, true);
+  const PanelRun reference_twice = panels_and_tiles(true, true, CachePolicy::WriteBack, 2);
   for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough, CachePolicy::WriteBack}) {
     SCOPED_TRACE(to_string(policy));
     const PanelRun run = panels_and_tiles(true, false, policy);
     EXPECT_EQ(run.matrix, reference.matrix);
     EXPECT_EQ(run.sums, reference.sums);
+    const PanelRun twice = panels_and_tiles(true, false, policy, 2);
+    EXPECT_EQ(twice.matrix, reference_twice.matrix);
+    EXPECT_EQ(twice.sums, reference_twice.sums);
   }
 }
 

@@ -294,6 +294,12 @@ bool Directory::may_alias_on_device(const DataObject &outer, const DataObject &i
 void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool &blocked,
                                 AliasSources *sources) {
   if (object.renamed || aliases_.empty()) return;
+  // A read on a device whose copy of the object holds its value: by the
+  // rule above that copy is current for every byte, whatever overlaps it,
+  // so nothing lacks and nothing moves. (Without this, a tile read twice
+  // from a panel newer than host memory sent the whole panel home at the
+  // second read: LU wrote its lower triangle back twice.)
+  if (!writes && space != 0 && object.replicas[space].holds_value()) return;
   aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *&other) {
     if (other == &object || !other->overlaps(object)) return;
     // `other` matters when the host lacks bytes of it this task uses, or
