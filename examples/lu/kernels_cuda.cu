@@ -357,7 +357,8 @@ extern "C" void lu_dlaswp_column(int m, int lda, double *C, int row0, const int 
 
 namespace {
 // One step after another on the task's stream, which orders them (and the
-// plan buffer they share).
+// plan buffer they share); each as lu_?laswp_column's body, not a call of it,
+// which the translator would make a task.
 template <typename Real> void laswp_left(int m, int lda, Real *P, int row0, const int *ipiv) {
   for (int k0 = NB; k0 < m; k0 += NB)
     apply_swaps(P + k0, row0 + k0, P + k0, row0 + k0, lda, ipiv + k0, row0 + k0, row0 + m, stream_plan(),

@@ -86,30 +86,34 @@ void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const in
   }
 }
 
-void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv) {
+/* One step's interchanges on rows row0 .. row0+m-1 of a block column (C
+ * points to row0): the body of laswp_column, and of each step of laswp_left.
+ * Plain functions: a call of the task functions here would be a task. */
+static void slaswp_step(int m, int lda, float *C, int row0, const int *ipiv) {
   lapack_int *local = relative_pivots(ipiv, row0, m);
   LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, C, lda, 1, NB, local, 1);
   free(local);
 }
-void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv) {
+static void dlaswp_step(int m, int lda, double *C, int row0, const int *ipiv) {
   lapack_int *local = relative_pivots(ipiv, row0, m);
   LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, C, lda, 1, NB, local, 1);
   free(local);
 }
 
+void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv) {
+  slaswp_step(m, lda, C, row0, ipiv);
+}
+void lu_dlaswp_column(int m, int lda, double *C, int row0, const int *ipiv) {
+  dlaswp_step(m, lda, C, row0, ipiv);
+}
+
 void lu_slaswp_left(int m, int lda, float *P, int row0, const int *ipiv) {
-  for (int k0 = NB; k0 < m; k0 += NB) {
-    lapack_int *local = relative_pivots(ipiv + k0, row0 + k0, m - k0);
-    LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, P + k0, lda, 1, NB, local, 1);
-    free(local);
-  }
+  for (int k0 = NB; k0 < m; k0 += NB)
+    slaswp_step(m - k0, lda, P + k0, row0 + k0, ipiv + k0);
 }
 void lu_dlaswp_left(int m, int lda, double *P, int row0, const int *ipiv) {
-  for (int k0 = NB; k0 < m; k0 += NB) {
-    lapack_int *local = relative_pivots(ipiv + k0, row0 + k0, m - k0);
-    LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, P + k0, lda, 1, NB, local, 1);
-    free(local);
-  }
+  for (int k0 = NB; k0 < m; k0 += NB)
+    dlaswp_step(m - k0, lda, P + k0, row0 + k0, ipiv + k0);
 }
 
 void lu_strsm(int lda, const float *L, float *U) {

@@ -118,17 +118,16 @@ int gpus_in_use(const Config &config) {
 // CSS_PREFETCH_DEPTH says otherwise (staged_prefetch_depth).
 Config resolve(const Config &asked) {
   Config config = asked;
-  const int gpus = config.unlocked_copies == UnlockedCopies::Auto ? gpus_in_use(config) : 0;
+  const int gpus = gpus_in_use(config); // 0: no GPU copies host memory, and no copy threads start
   config.unlocked_copies = choose_unlocked_copies(config.unlocked_copies, gpus);
   if (config.unlocked_copies == UnlockedCopies::Pageable && !config.pin_threads_set) config.pin_threads = 2;
-  const bool gpus_copy = gpus_in_use(config) > 0; // else no copy threads start (make_copy_threads)
   if (config.staging_auto) {
-    int present = gpus_copy ? cuda_device_count() : 0;
+    int present = gpus > 0 ? cuda_device_count() : 0;
     if (config.num_gpus >= 0) present = std::min(present, config.num_gpus);
     config.staging_threads = auto_staging_threads(present, std::thread::hardware_concurrency());
     config.staging_auto = false;
   }
-  if (config.staging_threads > 0 && gpus_copy && !config.prefetch_depth_set)
+  if (config.staging_threads > 0 && gpus > 0 && !config.prefetch_depth_set)
     config.prefetch_depth = staged_prefetch_depth;
   return config;
 }

@@ -158,8 +158,7 @@ void Helper::make_ready(TaskRef task) {
     return;
   }
   if (!set_allowed(*task)) {
-    held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
-    ++held_tasks_;
+    hold(std::move(task));
     return;
   }
   bool accelerators =
@@ -394,8 +393,7 @@ void Helper::count_sets(const std::vector<TaskRef> &ranked) {
           continue;
         }
         if (!devices_.empty()) directory_.note_held(*task);
-        held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
-        ++held_tasks_;
+        hold(std::move(task));
         --ready_count_;
       }
       queue = std::move(kept);
@@ -427,6 +425,11 @@ void Helper::advance_lowest_set() {
       --held_tasks_;
       make_ready(std::move(task));
     }
+}
+
+void Helper::hold(TaskRef task) {
+  held_by_set_[static_cast<std::size_t>(task->working_set)].push_back(std::move(task));
+  ++held_tasks_;
 }
 
 bool Helper::set_allowed(const Task &task) const {

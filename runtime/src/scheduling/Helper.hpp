@@ -172,6 +172,7 @@ private:
   bool open_gate_if_idle();
   void advance_lowest_set();
   bool set_allowed(const Task &task) const;
+  void hold(TaskRef task); // out of the ready lists until its set comes (advance_lowest_set)
   // Load-ahead (CSS_LOAD_AHEAD): the objects the ranked tasks will read,
   // first wanted first, dealt to the devices in turn; each device keeps a
   // few loads on its fetch engine, so that a task's own fetch waits behind

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <unistd.h>
@@ -31,18 +32,6 @@ const char *to_string(Eviction eviction) {
     return "lru";
   case Eviction::NextUse:
     return "next-use";
-  }
-  return "?";
-}
-
-const char *to_string(ProgramOrder order) {
-  switch (order) {
-  case ProgramOrder::Auto:
-    return "auto";
-  case ProgramOrder::Never:
-    return "0";
-  case ProgramOrder::Always:
-    return "1";
   }
   return "?";
 }
@@ -191,19 +180,32 @@ unsigned parse_count(const char *name, const char *text, unsigned low, unsigned 
   return static_cast<unsigned>(value);
 }
 
-bool parse_flag(const char *name, const char *text) {
-  const std::string value(text);
+// The words every switch takes: on, off, or neither (nullopt).
+std::optional<bool> switch_word(const std::string &value) {
   if (value == "1" || value == "yes" || value == "true" || value == "on") return true;
   if (value == "0" || value == "no" || value == "false" || value == "off") return false;
+  return std::nullopt;
+}
+
+bool parse_flag(const char *name, const char *text) {
+  const std::string value(text);
+  if (std::optional<bool> on = switch_word(value)) return *on;
   fatal(std::string(name) + "='" + value + "' is not a switch (1/0, yes/no, true/false, on/off)");
 }
 
 HostPinning parse_host_pinning(const char *text) {
   const std::string value(text);
   if (value == "barrier") return HostPinning::UntilBarrier;
-  if (value == "1" || value == "yes" || value == "true" || value == "on") return HostPinning::UntilFreed;
-  if (value == "0" || value == "no" || value == "false" || value == "off") return HostPinning::Off;
+  if (std::optional<bool> on = switch_word(value)) return *on ? HostPinning::UntilFreed : HostPinning::Off;
   fatal("CSS_PIN_HOST='" + value + "' is not 1 (lock until freed), barrier (until the next barrier) or 0");
+}
+
+ProgramOrder parse_program_order(const char *text) {
+  const std::string value(text);
+  if (value == "auto") return ProgramOrder::Auto;
+  if (std::optional<bool> on = switch_word(value)) return *on ? ProgramOrder::Always : ProgramOrder::Never;
+  fatal("CSS_PROGRAM_ORDER='" + value +
+        "' is not auto (program order when no task holds others up), 1 (always) or 0 (never)");
 }
 
 } // namespace
@@ -282,18 +284,7 @@ Config Config::from_environment() {
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
   if (const char *v = variable("CSS_OOC_ORDER")) config.ooc_order = parse_flag("CSS_OOC_ORDER", v);
-  if (const char *v = variable("CSS_PROGRAM_ORDER")) {
-    const std::string order = v;
-    if (order == "auto")
-      config.program_order = ProgramOrder::Auto;
-    else if (order == "1" || order == "yes" || order == "true" || order == "on")
-      config.program_order = ProgramOrder::Always;
-    else if (order == "0" || order == "no" || order == "false" || order == "off")
-      config.program_order = ProgramOrder::Never;
-    else
-      fatal("CSS_PROGRAM_ORDER='" + order +
-            "' is not auto (program order when no task holds others up), 1 (always) or 0 (never)");
-  }
+  if (const char *v = variable("CSS_PROGRAM_ORDER")) config.program_order = parse_program_order(v);
   if (const char *v = variable("CSS_DEVICE_ALIASES"))
     config.device_aliases = parse_flag("CSS_DEVICE_ALIASES", v);
   if (const char *v = variable("CSS_DEVICE_EXTENTS"))

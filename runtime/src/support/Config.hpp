@@ -57,8 +57,6 @@ enum class ProgramOrder {
   Always, // 1: always in submission order (in core; out of core the working sets rank)
 };
 
-const char *to_string(ProgramOrder order);
-
 // Tasks per executor (devices and host workers) that every critical-path rank
 // must hold for CSS_PROGRAM_ORDER=auto to rank a graph in program order.
 inline constexpr std::size_t program_order_width = 4;

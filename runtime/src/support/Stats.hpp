@@ -43,8 +43,7 @@ struct StatsSnapshot {
   std::uint64_t program_ordered = 0; // barriers whose graph was ranked in program order (CSS_PROGRAM_ORDER)
   double staging_alloc_seconds = 0; // GPU workers' time allocating their staging buffers at start, summed
   unsigned staging_threads = 0;   // copy threads staging (CSS_STAGING_THREADS, or what auto chose)
-  unsigned prefetch_depth =
-      0; // tasks staged ahead on each device (CSS_PREFETCH_DEPTH, or what the runtime chose)
+  unsigned prefetch_depth = 0;    // tasks staged ahead on each device (CSS_PREFETCH_DEPTH, or as resolved)
   std::string unlocked_copies = "lock"; // how memory not locked yet is copied (CSS_UNLOCKED_COPIES, resolved)
   unsigned pin_threads = 0;             // the pinning service's threads (CSS_PIN_THREADS, resolved)
   double wall_seconds = 0;
