@@ -837,6 +837,82 @@ TEST(DeviceAliases, ATileReadTwiceFromADirtyPanelSendsNothingHomeEarly) {
   EXPECT_EQ(aliased.bytes_d2h, lower_tiles + sums) << "each panel goes home once, at the barrier";
 }
 
+// LU's pivots: each panel task writes its own piece of one vector on the
+// device, and each left-swap task then reads a suffix of the vector, a
+// container of pieces the device holds newer than host memory. Then a piece
+// is written again and every suffix read again (the copies the suffixes
+// took must not outlive that write).
+struct PiecesRun {
+  std::vector<double> pieces, sums;
+  std::uint64_t bytes_h2d = 0, bytes_d2h = 0;
+};
+PiecesRun pieces_then_suffixes(bool on_host, CachePolicy policy = CachePolicy::WriteBack) {
+  static constexpr std::size_t count = 6, piece = 32;
+  PiecesRun run;
+  run.pieces.assign(count * piece, -1.0);
+  run.sums.assign(2 * count, 0.0);
+  Config config = on_host ? host_config(2) : sim_config(0, 1, policy, "1M");
+  config.load_ahead = false;
+  {
+    Runtime runtime(config);
+    double *v = run.pieces.data();
+    auto write_piece = [&](std::size_t k, double scale) {
+      Task("piece")
+          .out(v + k * piece, piece * sizeof(double))
+          .body([k, scale](TaskEnv env) {
+            for (std::size_t r = 0; r < piece; ++r)
+              env.ptr<double>(0)[r] = scale * static_cast<double>(k * piece + r + 1);
+          })
+          .submit(runtime);
+    };
+    auto read_suffixes = [&](std::size_t round) {
+      for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t length = (count - j) * piece;
+        Task("suffix_sum")
+            .in(v + j * piece, length * sizeof(double))
+            .out(&run.sums[round * count + j], sizeof(double))
+            .body([length](TaskEnv env) {
+              double sum = 0;
+              for (std::size_t r = 0; r < length; ++r)
+                sum += env.ptr<const double>(0)[r] * static_cast<double>(r % 7 + 1);
+              *env.ptr<double>(1) = sum;
+            })
+            .submit(runtime);
+      }
+    };
+    for (std::size_t k = 0; k < count; ++k)
+      write_piece(k, 1.0);
+    read_suffixes(0);
+    write_piece(2, -3.0);
+    read_suffixes(1);
+    runtime.barrier();
+    run.bytes_h2d = runtime.stats().bytes_h2d;
+    run.bytes_d2h = runtime.stats().bytes_d2h;
+  }
+  return run;
+}
+
+// A read of an object whose bytes lie in other objects' copies on the same
+// device is filled from those copies: nothing goes home before the barrier,
+// nothing comes in. Until 2026-11-29 the pieces went home and the suffix came
+// back through the host, and LU's last left-swap tasks waited 0.3 s for their
+// pivots behind the write-back of L (performance.md, seventh session).
+TEST(DeviceAliases, AReadOfPiecesTheDeviceHoldsIsAssembledThere) {
+  const PiecesRun reference = pieces_then_suffixes(true);
+  const PiecesRun run = pieces_then_suffixes(false);
+  EXPECT_EQ(run.pieces, reference.pieces);
+  EXPECT_EQ(run.sums, reference.sums);
+  EXPECT_EQ(run.bytes_h2d, 0u) << "the suffixes come from the pieces' copies on the device";
+  constexpr std::uint64_t vector_bytes = 6 * 32 * sizeof(double), sums_bytes = 12 * sizeof(double);
+  EXPECT_EQ(run.bytes_d2h, vector_bytes + sums_bytes) << "the pieces go home once, at the barrier";
+  for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough}) {
+    SCOPED_TRACE(to_string(policy));
+    const PiecesRun other = pieces_then_suffixes(false, policy);
+    EXPECT_EQ(other.pieces, reference.pieces);
+    EXPECT_EQ(other.sums, reference.sums);
+  }
+}
+
 TEST(DeviceAliases, EveryPolicyComputesWhatTheHostDoes) {
   const PanelRun reference = panels_and_tiles(true, true);
   const PanelRun reference_twice = panels_and_tiles(true, true, CachePolicy::WriteBack, 2);

@@ -44,6 +44,22 @@ std::size_t fetch_bytes(const DataObject &object) {
   return bytes;
 }
 
+// The parts worth copying from: every lender's copy is current for all its
+// bytes, so one that lies inside another lender adds nothing (LU's pivots:
+// a suffix of the vector read earlier lends the same bytes as its pieces).
+// Largest first; what is left may still overlap without containing.
+std::vector<DataObject *> outermost(std::vector<DataObject *> parts) {
+  std::stable_sort(parts.begin(), parts.end(), [](const DataObject *a, const DataObject *b) {
+    return a->shape.payload_bytes() > b->shape.payload_bytes();
+  });
+  std::vector<DataObject *> kept;
+  for (DataObject *part : parts)
+    if (std::none_of(kept.begin(), kept.end(),
+                     [&](const DataObject *k) { return k->shape.contains(part->shape); }))
+      kept.push_back(part);
+  return kept;
+}
+
 // Whether `parts` (objects inside `object`) hold every byte of it between
 // them: pairwise disjoint, and as many bytes as it has.
 bool covered_by(const DataObject &object, const std::vector<DataObject *> &parts) {
@@ -320,8 +336,12 @@ void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool
         sources->container = other;
         return;
       }
-      if (writes && may_alias_on_device(object, *other, space) && !other->replicas[0].filling() &&
-          other->replicas[space].task_pins() == 0) {
+      // A part lends its bytes to a reader as it is (it keeps its copy; a
+      // write-back of it under way changes nothing here), and to a writer
+      // only when no task is using it and it is not on its way home, for
+      // the writer takes it over.
+      if (may_alias_on_device(object, *other, space) &&
+          (!writes || (!other->replicas[0].filling() && other->replicas[space].task_pins() == 0))) {
         sources->parts.push_back(other);
         return;
       }
@@ -358,7 +378,8 @@ Transfer Directory::start_alias_copy(const DataObjectRef &destination, DataObjec
                     .destination = to.storage().address + (smaller.shape.base - destination->shape.base),
                     .version = destination->version,
                     .source_object = source.shared_from_this(),
-                    .into_part = into_part};
+                    .into_part = into_part,
+                    .lands = !into_part};
   stats_.count_transfer(space, space, transfer.payload_bytes());
   return transfer;
 }
@@ -553,22 +574,35 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     }
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
-    if (use.reads && !covered_by(object, alias.parts) && object.replicas[source].holds_value()) {
+    const std::vector<DataObject *> lending = outermost(alias.parts);
+    if (use.reads && !covered_by(object, lending) && object.replicas[source].holds_value()) {
       Stats::add(stats_.cache_misses, 1);
       plan.before.push_back(start_copy(use.object, source, space));
     }
     // After the copy of the whole value (on the same in-order stream), the
-    // newer bytes the device holds of it.
-    for (DataObject *part : alias.parts)
+    // newer bytes the device holds of it. A reader's copy is not the task's
+    // alone: it stays Filling until the last of them has landed, so that
+    // no other device takes it for a settled source before (clean_peer_source).
+    const bool shared_fill = !use.writes && !lending.empty();
+    if (shared_fill) {
+      if (replica.filling())
+        plan.before.back().lands = false;
+      else
+        replica.begin_fill();
+    }
+    for (DataObject *part : lending)
       plan.before.push_back(start_alias_copy(use.object, *part, space, true));
+    if (shared_fill) plan.before.back().lands = true;
   }
   // The lenders are read by their alias copies from now on; the parts a
-  // writer takes over are given up (freed when those copies end).
+  // writer takes over are given up (freed when those copies end), those a
+  // reader was filled from stay as they are.
   for (DataObject *lender : lenders)
     lender->replicas[space].unpin_for_task();
-  for (const AliasSources &alias : aliases)
-    for (DataObject *part : alias.parts)
-      absorb(*part, space);
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    if (uses[i].writes)
+      for (DataObject *part : aliases[i].parts)
+        absorb(*part, space);
   if (policy_ != CachePolicy::WriteBack) {
     for (ObjectUse &use : uses) {
       if (!use.copy_out) continue;
@@ -674,8 +708,9 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   // have written a newer one already (its completion comes first).
   const bool current = transfer.version == object.version;
   // An alias copy into a part of the destination is one of several that
-  // fill it; the destination was made valid when it was attached.
-  if (!transfer.into_part) destination.land(transfer.to_space != 0 || current);
+  // fill it: a writer's copy was made valid when it was attached, and a
+  // reader's lands with the last of them.
+  if (transfer.lands) destination.land(transfer.to_space != 0 || current);
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
   DataObject &read = transfer.reads_from();
   read.replicas[transfer.from_space].remove_reader();

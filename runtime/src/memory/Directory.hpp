@@ -39,6 +39,10 @@
 // the host:
 //   a read   an object contained in another whose copy there is valid
 //            takes its value from that copy (an alias copy, Transfer.hpp);
+//            one that contains others with valid copies there is filled
+//            from them (and from the host for the rest), and they keep
+//            their copies (LU's pivots: a suffix of the vector whose
+//            pieces the panels wrote);
 //   a write  an object that contains others with valid copies there is
 //            filled from them (and from the host for the rest), and those
 //            copies, dirty ones included, are given up: their bytes are
@@ -216,7 +220,7 @@ private:
   // from instead of the host (see "Overlapping objects on one device").
   struct AliasSources {
     DataObject *container = nullptr; // a read: the whole value, from this object's copy
-    std::vector<DataObject *> parts; // a write: these objects' bytes, from their copies
+    std::vector<DataObject *> parts; // these objects' bytes, from their copies (a writer takes them over)
   };
   // Orders the copies that keep `object` coherent with the objects that
   // overlap it, for a task in `space` that reads it (and writes it when

@@ -39,6 +39,11 @@ struct Transfer {
   // An alias copy of the source's bytes into a part of `object`'s copy: one
   // of several that fill it, so its end does not make that copy current.
   bool into_part = false;
+  // Its end makes the destination's copy current (Replica::land). False for
+  // all but the last of the copies that fill a copy a reader assembles
+  // from parts (Directory::plan), and for every copy into a part of a
+  // writer's copy, which is the writer's alone until its task ends.
+  bool lands = true;
 
   bool is_alias_copy() const { return source_object != nullptr; }
   // The object whose copy is read (its reader count goes with the copy), and
