@@ -732,7 +732,7 @@ struct PanelRun {
   std::uint64_t bytes_h2d = 0, bytes_d2h = 0, bytes_on_device = 0;
 };
 PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = CachePolicy::WriteBack,
-                          int reads_per_tile = 1) {
+                          int reads_per_tile = 1, bool tiles_written_after = false) {
   ColumnMajor m(64, 8);
   for (std::size_t i = 0; i < m.a.size(); ++i)
     m.a[i] = static_cast<double>(i % 97);
@@ -780,6 +780,19 @@ PanelRun panels_and_tiles(bool aliases, bool on_host, CachePolicy policy = Cache
             *env.ptr<double>(1) = sum;
           });
           read.submit(runtime);
+        }
+      if (tiles_written_after)
+        // As LU's left interchanges at each step: the panel's tiles below its
+        // diagonal tile, each written alone once the panel has been read.
+        for (std::size_t i = k + 1; i < nt; ++i) {
+          Task after("tile_after");
+          strided(after, CSS_INOUT, m.tile(i, k));
+          after.body([nb = m.nb](TaskEnv env) {
+            for (std::size_t c = 0; c < nb; ++c)
+              for (std::size_t r = 0; r < nb; ++r)
+                env.at<double>(0, c, r) = 0.5 * env.at<double>(0, c, r) + static_cast<double>(c);
+          });
+          after.submit(runtime);
         }
       if (reads_per_tile > 1) {
         // The panel written again after the reads: its copy stays newer than
@@ -910,6 +923,29 @@ TEST(DeviceAliases, AReadOfPiecesTheDeviceHoldsIsAssembledThere) {
     const PiecesRun other = pieces_then_suffixes(false, policy);
     EXPECT_EQ(other.pieces, reference.pieces);
     EXPECT_EQ(other.sums, reference.sums);
+  }
+}
+
+// Tiles written one by one inside a panel whose copy on the device is newer
+// than host memory, after the tiles were read from it (LU's left
+// interchanges at each step, --left-swaps steps): the panel's value is
+// handed to its tiles' copies, which hold all its bytes, and nothing goes
+// home before the barrier. Until 2026-11-29 the first such write sent the
+// whole panel home first (LU at n = 49152: its lower triangle, 9.9 GB, once
+// more).
+TEST(DeviceAliases, ATileWrittenInsideADirtyPanelSplitsThePanelIntoItsTiles) {
+  const PanelRun reference = panels_and_tiles(true, true, CachePolicy::WriteBack, 1, true);
+  const PanelRun aliased = panels_and_tiles(true, false, CachePolicy::WriteBack, 1, true);
+  EXPECT_EQ(aliased.matrix, reference.matrix);
+  EXPECT_EQ(aliased.sums, reference.sums);
+  const std::uint64_t lower_tiles = 36 * 8 * 8 * sizeof(double), sums = 36 * sizeof(double);
+  EXPECT_EQ(aliased.bytes_h2d, lower_tiles);
+  EXPECT_EQ(aliased.bytes_d2h, lower_tiles + sums) << "each tile goes home once, the panels never whole";
+  for (CachePolicy policy : {CachePolicy::NoCache, CachePolicy::WriteThrough}) {
+    SCOPED_TRACE(to_string(policy));
+    const PanelRun run = panels_and_tiles(true, false, policy, 1, true);
+    EXPECT_EQ(run.matrix, reference.matrix);
+    EXPECT_EQ(run.sums, reference.sums);
   }
 }
 

@@ -268,9 +268,38 @@ void Directory::write_back(DataObject &object) {
 }
 
 void Directory::write_back_final(DataObject &object) {
-  if (object.dirty_space == 0) return;
+  if (object.dirty_space == 0 || inner_objects_in_use(object)) return;
   write_back(object);
   Stats::add(stats_.final_write_backs, 1);
+}
+
+bool Directory::inner_objects_in_use(const DataObject &object) {
+  // A container whose own tasks have all ended is not final while tasks
+  // still use objects inside it: one may write there (LU's left
+  // interchanges at each step, in a panel the gemms read), which splits the
+  // container's value into the copies of those objects (split) and makes
+  // the container's write-back, sent now, a wasted copy. It goes when the
+  // last of them ends (last_use_ended), if it is still newer than the host.
+  bool in_use = false;
+  aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *const &inner) {
+    in_use |= inner != &object && inner->unfinished_users.load(std::memory_order_relaxed) > 0 &&
+              may_alias_on_device(object, *inner, object.dirty_space);
+  });
+  return in_use;
+}
+
+void Directory::last_use_ended(DataObject &object) {
+  if (object.write_back_when_final) write_back_final(object);
+  if (aliases_.empty()) return;
+  std::vector<DataObject *> waiting; // containers whose final write-back waited for this one
+  aliases_.for_each_overlapping(object.shape, shape_of, [&](DataObject *const &outer) {
+    if (outer != &object && outer->dirty_space != 0 && outer->write_back_when_final &&
+        outer->unfinished_users.load(std::memory_order_relaxed) == 0 &&
+        may_alias_on_device(*outer, object, outer->dirty_space))
+      waiting.push_back(outer);
+  });
+  for (DataObject *outer : waiting)
+    write_back_final(*outer);
 }
 
 void Directory::clean_while_idle(int space) {
@@ -346,6 +375,15 @@ void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool
         return;
       }
     }
+    // A writer inside a container that is newer on this device than in
+    // host memory: where the container's bytes all lie in the copies of
+    // objects inside it there, they hold its value from now on.
+    if (overwritten && space != 0 && other->dirty_space == space &&
+        may_alias_on_device(*other, object, space))
+      if (split(*other, space) == Split::Later) {
+        blocked = true; // copies still read the container, or fill the objects inside it
+        return;
+      }
     if (other->dirty_space != 0) {
       write_back(*other);
       blocked = true;
@@ -382,6 +420,43 @@ Transfer Directory::start_alias_copy(const DataObjectRef &destination, DataObjec
                     .lands = !into_part};
   stats_.count_transfer(space, space, transfer.payload_bytes());
   return transfer;
+}
+
+Directory::Split Directory::split(DataObject &container, int space) {
+  // The container's copy here is current for all its bytes, and so is every
+  // valid copy of an object inside it (the rule above): where such copies
+  // cover it, they are as good as its own. They become the dirty ones, and
+  // the container's value lies in them, as a part absorbed into a writer's
+  // copy lies in that writer's (absorb, the other way round): whoever reads
+  // it from the host first brings their bytes home (resolve_aliases).
+  Replica &copy = container.replicas[space];
+  if (!device_aliases_ || container.has_parts() || copy.state() != ReplicaState::Valid ||
+      container.replicas[0].state() != ReplicaState::Absent)
+    return Split::No;
+  std::vector<DataObject *> inside;
+  aliases_.for_each_overlapping(container.shape, shape_of, [&](DataObject *&other) {
+    if (other != &container && may_alias_on_device(container, *other, space) &&
+        other->replicas[space].holds_value() && other->dirty_space == 0 && !other->replicas[0].filling())
+      inside.push_back(other);
+  });
+  const std::vector<DataObject *> parts = outermost(std::move(inside));
+  if (!covered_by(container, parts)) return Split::No;
+  // Alias copies still reading the container (the reads of the objects
+  // inside it), or filling those objects: once they have landed.
+  if (copy.pinned() || std::any_of(parts.begin(), parts.end(), [&](const DataObject *part) {
+        return part->replicas[space].state() != ReplicaState::Valid;
+      }))
+    return Split::Later;
+  for (DataObject *part : parts) {
+    part->dirty_space = space;
+    part->replicas[0].supersede();
+    if (part->write_back_when_final && part->unfinished_users.load(std::memory_order_relaxed) == 0)
+      write_back_final(*part);
+  }
+  container.dirty_space = 0;
+  container.replicas[0].absorbed_into_overlap();
+  Stats::add(stats_.splits, 1);
+  return Split::Done;
 }
 
 void Directory::absorb(DataObject &part, int space) {

@@ -47,7 +47,12 @@
 //            filled from them (and from the host for the rest), and those
 //            copies, dirty ones included, are given up: their bytes are
 //            now the writer's, whose write-back brings them home before
-//            anyone reads them from the host (`absorb`).
+//            anyone reads them from the host (`absorb`); and a write inside
+//            a container newer there than in host memory, where the
+//            container's bytes all lie in valid copies of objects inside
+//            it, hands its value to those copies, which become the dirty
+//            ones (`split`: LU's left interchanges at each step write the
+//            tiles of a panel the gemms have read them from).
 // Both rest on one rule the directory keeps: a valid device copy is
 // current for all its bytes (a write to any of them drops it).
 #pragma once
@@ -158,8 +163,13 @@ public:
   std::vector<CopyOrder> take_copy_orders() { return std::exchange(outbox_, {}); }
 
   // An object a barrier waits for has no unfinished task left: copy its
-  // value home now, while other tasks still run, instead of after the last.
+  // value home now, while other tasks still run, instead of after the last
+  // (unless tasks still use objects inside it: inner_objects_in_use).
   void write_back_final(DataObject &object);
+  // The last unfinished task that used `object` has ended: its own final
+  // write-back, if a barrier waits for it, and those of the containers
+  // that waited for the objects inside them.
+  void last_use_ended(DataObject &object);
 
   // Starts write-backs so that each object's value reaches user memory.
   // True when every one is already there (nothing in flight).
@@ -231,6 +241,17 @@ private:
   // each other bytes: aliasing on the device is on, neither has several
   // regions, and `outer` contains every byte of `inner`.
   bool may_alias_on_device(const DataObject &outer, const DataObject &inner, int space) const;
+  // Hands the value of `container`, dirty in accelerator `space`, to the
+  // valid copies there of objects inside it, where they cover it: they
+  // become dirty, the container clean (its device copy is then dropped by
+  // the writer that called this). Later: they will, once the copies still
+  // reading the container or filling them have landed. No: they do not
+  // cover it (nothing changes).
+  enum class Split { Done, Later, No };
+  Split split(DataObject &container, int space);
+  // Whether unfinished tasks use objects inside `object` on the device that
+  // holds its value (its final write-back waits for them).
+  bool inner_objects_in_use(const DataObject &object);
   // After resolve_aliases for each of a task's uses: a lender the task also
   // uses is dropped (that use goes through the host), and a lender whose
   // copy another use gave up blocks the plan (it is made again without).

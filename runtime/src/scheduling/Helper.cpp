@@ -136,8 +136,8 @@ void Helper::release_uses(const Task &task) {
   for (const BoundAccess &access : task.accesses) {
     if (!access.object) continue;
     DataObject &object = *access.object;
-    if (object.unfinished_users.fetch_sub(1, std::memory_order_relaxed) == 1 && object.write_back_when_final)
-      directory_.write_back_final(object);
+    if (object.unfinished_users.fetch_sub(1, std::memory_order_relaxed) == 1)
+      directory_.last_use_ended(object);
   }
   send_copy_orders();
 }

@@ -34,7 +34,7 @@ std::string StatsSnapshot::format_line() const {
        << " stage_s=" << seconds(stage_seconds) << " staging_alloc_s=" << seconds(staging_alloc_seconds)
        << " working_sets=" << working_sets << " program_ordered=" << program_ordered
        << " device_peak_bytes=" << device_peak_bytes << " bytes_on_device=" << bytes_on_device
-       << " priority_lane_tasks=" << priority_lane_tasks;
+       << " splits=" << splits << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
     line << " cpu" << i << "_busy_s=" << seconds(cpu_busy_seconds[i]);
   auto at = [](const std::vector<std::uint64_t> &values, std::size_t i) {
@@ -69,6 +69,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.evictions_clean = get(evictions_clean);
   s.evictions_dirty = get(evictions_dirty);
   s.bytes_on_device = get(bytes_on_device);
+  s.splits = get(splits);
   s.device_peak_bytes = get(device_peak_bytes);
   s.bytes_named = get(bytes_named);
   s.final_write_backs = get(final_write_backs);

@@ -24,6 +24,8 @@ struct Stats {
   std::atomic<std::uint64_t> bytes_d2h{0};
   std::atomic<std::uint64_t> bytes_p2p{0};
   std::atomic<std::uint64_t> bytes_on_device{0}; // alias copies between overlapping objects' copies on a device
+  std::atomic<std::uint64_t> splits{
+      0}; // containers whose value went to their parts' copies (Directory::split)
   std::atomic<std::uint64_t> cache_hits{0};
   std::atomic<std::uint64_t> cache_misses{0};
   std::atomic<std::uint64_t> evictions{0};
