@@ -332,6 +332,166 @@ template <typename Real> void panel(int m, int lda, Real *P, int row0, int *ipiv
   LU_CUDA_CHECK(cudaGetLastError());
 }
 
+// ---------------------------------------------------------------- the solves by inverse (--inverse-trsm)
+//
+// cuBLAS's trsm on a 2048 tile takes about 4 times its gemm on an H200 (3.3
+// ms against 0.85). So each step inverts its diagonal tile's unit lower
+// triangle once, into a dense NB x NB matrix Linv (leading dimension NB), and
+// each solve of the step becomes a gemm by Linv.
+//
+// The inverse: the tile copied into Linv, cusolverDnXtrtri (lower, unit) in
+// place, then a kernel sets the diagonal to 1 and the strict upper part to 0:
+// trtri with a unit diagonal reads and writes neither, so they hold the
+// tile's U, and the gemm reads all of Linv. trtri needs a cusolverDn handle,
+// device and host workspaces and an info word: one set per worker thread, as
+// getrf's (above), made by lu_gpu_prepare() before the clock starts; a thread
+// that finds none makes its own. Two inversions never run at once on one
+// worker: step k+1's needs its panel, which needs a product of step k's.
+struct TrtriWorkspace {
+  cusolverDnHandle_t handle = nullptr;
+  void *work = nullptr;
+  std::size_t work_bytes = 0;
+  std::vector<char> host; // trtri's host workspace, often none
+  int *info = nullptr;    // written by trtri, never read: a singular L cannot be (its diagonal is 1)
+};
+
+std::mutex prepared_trtri_mutex;
+std::vector<std::unique_ptr<TrtriWorkspace>> prepared_trtri[max_devices]; // guarded by prepared_trtri_mutex
+thread_local std::unique_ptr<TrtriWorkspace> thread_trtri;
+
+template <typename Real> constexpr cudaDataType data_type();
+template <> constexpr cudaDataType data_type<float>() {
+  return CUDA_R_32F;
+}
+template <> constexpr cudaDataType data_type<double>() {
+  return CUDA_R_64F;
+}
+
+// Workspaces for inverting Linv, NB x NB with leading dimension NB, on
+// ws.handle's stream; only grows them.
+template <typename Real> void reserve_trtri(TrtriWorkspace &ws, Real *Linv) {
+  std::size_t device_bytes = 0, host_bytes = 0;
+  LU_CUSOLVER_CHECK(cusolverDnXtrtri_bufferSize(ws.handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, NB,
+                                                data_type<Real>(), Linv, NB, &device_bytes, &host_bytes));
+  device_bytes = std::max<std::size_t>(device_bytes, 1);
+  if (device_bytes > ws.work_bytes) {
+    // Only when lu_gpu_prepare() did not size it: the free waits for the GPU.
+    if (ws.work != nullptr) LU_CUDA_CHECK(cudaFree(ws.work));
+    LU_CUDA_CHECK(cudaMalloc(&ws.work, device_bytes));
+    ws.work_bytes = device_bytes;
+  }
+  // The previous inversion on this worker has finished (above), so its host
+  // workspace is free to move.
+  if (host_bytes > ws.host.size()) ws.host.resize(host_bytes);
+}
+
+std::unique_ptr<TrtriWorkspace> make_trtri_workspace() {
+  auto ws = std::make_unique<TrtriWorkspace>();
+  LU_CUSOLVER_CHECK(cusolverDnCreate(&ws->handle));
+  LU_CUDA_CHECK(cudaMalloc(&ws->info, sizeof(int)));
+  return ws;
+}
+
+TrtriWorkspace &trtri_workspace() {
+  if (!thread_trtri) {
+    int device = 0;
+    LU_CUDA_CHECK(cudaGetDevice(&device));
+    {
+      std::lock_guard lock(prepared_trtri_mutex);
+      auto &ready = prepared_trtri[device % max_devices];
+      if (!ready.empty()) {
+        thread_trtri = std::move(ready.back());
+        ready.pop_back();
+      }
+    }
+    if (!thread_trtri) thread_trtri = make_trtri_workspace();
+  }
+  LU_CUSOLVER_CHECK(cusolverDnSetStream(thread_trtri->handle, css_cuda_stream()));
+  return *thread_trtri;
+}
+
+// Linv (NB x NB, leading dimension NB): 1 on the diagonal, 0 above it.
+template <typename Real> __global__ void unit_lower_cleanup(Real *Linv, int nb) {
+  long e = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (e >= (long)nb * nb) return;
+  const long r = e % nb, c = e / nb;
+  if (r < c)
+    Linv[e] = Real(0);
+  else if (r == c)
+    Linv[e] = Real(1);
+}
+
+// Linv := the inverse of the unit lower triangle of L (NB x NB, leading
+// dimension lda), on ws.handle's stream, `stream`.
+template <typename Real> void invert_unit_lower(TrtriWorkspace &ws, cudaStream_t stream, int lda, const Real *L,
+                                                Real *Linv) {
+  LU_CUDA_CHECK(cudaMemcpy2DAsync(Linv, sizeof(Real) * NB, L, sizeof(Real) * lda, sizeof(Real) * NB, NB,
+                                  cudaMemcpyDeviceToDevice, stream));
+  reserve_trtri(ws, Linv);
+  LU_CUSOLVER_CHECK(cusolverDnXtrtri(ws.handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT, NB, data_type<Real>(),
+                                     Linv, NB, ws.work, ws.work_bytes, ws.host.empty() ? nullptr : ws.host.data(),
+                                     ws.host.size(), ws.info));
+  const long elements = (long)NB * NB;
+  unit_lower_cleanup<<<(elements + 255) / 256, 256, 0, stream>>>(Linv, NB);
+  LU_CUDA_CHECK(cudaGetLastError());
+}
+
+// P := Linv U (Linv and P leading dimension NB, U lda).
+cublasStatus_t product(cublasHandle_t h, int lda, const float *Linv, const float *U, float *P) {
+  const float one = 1, zero = 0;
+  return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, NB, NB, NB, &one, Linv, NB, U, lda, &zero, P, NB);
+}
+cublasStatus_t product(cublasHandle_t h, int lda, const double *Linv, const double *U, double *P) {
+  const double one = 1, zero = 0;
+  return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, NB, NB, NB, &one, Linv, NB, U, lda, &zero, P, NB);
+}
+
+// The product cannot overwrite U as it forms (cuBLAS's in-place trmm runs at
+// the solve's speed: the Cholesky example, kernels_cuda.cu), so it goes to a
+// buffer of the stream's and is copied back. One buffer per stream of the
+// calling worker thread, as the swaps' plans (stream_plan): on one stream the
+// next task's product is ordered after this one's copy. lu_gpu_prepare()
+// makes a few per GPU before the clock starts; a stream takes one at its
+// first product, or makes its own when none is left. Never freed.
+struct ProductBuffer {
+  cudaStream_t stream;
+  void *buffer;
+  std::size_t bytes;
+};
+std::mutex spare_products_mutex;
+std::vector<ProductBuffer> spare_products[max_devices]; // guarded by spare_products_mutex; no stream yet
+
+void *stream_product(std::size_t bytes) {
+  thread_local std::vector<ProductBuffer> products;
+  cudaStream_t stream = css_cuda_stream();
+  for (ProductBuffer &p : products)
+    if (p.stream == stream && p.bytes >= bytes) return p.buffer;
+  ProductBuffer taken{stream, nullptr, bytes};
+  int device = 0;
+  LU_CUDA_CHECK(cudaGetDevice(&device));
+  {
+    std::lock_guard lock(spare_products_mutex);
+    auto &spares = spare_products[device % max_devices];
+    if (!spares.empty() && spares.back().bytes >= bytes) {
+      taken = spares.back();
+      taken.stream = stream;
+      spares.pop_back();
+    }
+  }
+  if (taken.buffer == nullptr) LU_CUDA_CHECK(cudaMalloc(&taken.buffer, bytes));
+  products.push_back(taken);
+  return taken.buffer;
+}
+
+// U := Linv U, by way of P (NB x NB, leading dimension NB), on the handle's
+// stream, `stream`.
+template <typename Real> void multiply_by_inverse(cublasHandle_t h, cudaStream_t stream, int lda,
+                                                  const Real *Linv, Real *U, Real *P) {
+  LU_CUBLAS_CHECK(product(h, lda, Linv, U, P));
+  LU_CUDA_CHECK(cudaMemcpy2DAsync(U, sizeof(Real) * lda, P, sizeof(Real) * NB, sizeof(Real) * NB, NB,
+                                  cudaMemcpyDeviceToDevice, stream));
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- the task bodies
@@ -385,6 +545,21 @@ extern "C" void lu_dgemm(int lda, const double *L, const double *U, double *C) {
   LU_CUBLAS_CHECK(gemm(css_cublas_handle(), lda, L, U, C));
 }
 
+extern "C" void lu_sinvert_diag(int lda, const float *L, float *Linv) {
+  invert_unit_lower(trtri_workspace(), css_cuda_stream(), lda, L, Linv);
+}
+extern "C" void lu_dinvert_diag(int lda, const double *L, double *Linv) {
+  invert_unit_lower(trtri_workspace(), css_cuda_stream(), lda, L, Linv);
+}
+extern "C" void lu_strsm_inv(int lda, const float *Linv, float *U) {
+  float *P = static_cast<float *>(stream_product(sizeof(float) * NB * NB));
+  multiply_by_inverse(css_cublas_handle(), css_cuda_stream(), lda, Linv, U, P);
+}
+extern "C" void lu_dtrsm_inv(int lda, const double *Linv, double *U) {
+  double *P = static_cast<double *>(stream_product(sizeof(double) * NB * NB));
+  multiply_by_inverse(css_cublas_handle(), css_cuda_stream(), lda, Linv, U, P);
+}
+
 extern "C" void lu_spanel_gpu(int m, int lda, float *P, int row0, int *ipiv) {
   panel(m, lda, P, row0, ipiv);
 }
@@ -406,7 +581,11 @@ template <typename Real> __global__ void set_identity(Real *A, int rows, int col
 // CUDA loads a kernel's module at its first launch (lazy loading, the default
 // since CUDA 12.2), which takes milliseconds for cuBLAS's and cuSOLVER's. A
 // 2 NB x NB identity panel (leading dimension 2 NB) keeps every kernel finite.
-template <typename Real> void warm_up(GetrfWorkspace *ws, int *plan) {
+// With --inverse-trsm, trtri is sized there for the run's Linv and inverts
+// the top tile, and product_buffer (NB x NB) takes the product by that
+// inverse.
+template <typename Real>
+void warm_up(GetrfWorkspace *ws, int *plan, TrtriWorkspace *trtri, Real *product_buffer) {
   const int ld = 2 * NB;
   Real *panel_buffer = nullptr;
   int *ipiv = nullptr;
@@ -436,6 +615,15 @@ template <typename Real> void warm_up(GetrfWorkspace *ws, int *plan) {
   apply_swaps(top, 0, below, NB, ld, ipiv, NB, ld, plan, nullptr);
   LU_CUBLAS_CHECK(trsm(handle, ld, top, below));
   LU_CUBLAS_CHECK(gemm(handle, ld, top, top, below));
+  if (trtri != nullptr) {
+    Real *Linv = nullptr;
+    LU_CUDA_CHECK(cudaMalloc(&Linv, sizeof(Real) * NB * NB));
+    LU_CUSOLVER_CHECK(cusolverDnSetStream(trtri->handle, nullptr));
+    invert_unit_lower(*trtri, nullptr, ld, top, Linv);
+    multiply_by_inverse(handle, nullptr, ld, Linv, below, product_buffer);
+    LU_CUDA_CHECK(cudaDeviceSynchronize());
+    LU_CUDA_CHECK(cudaFree(Linv));
+  }
   LU_CUDA_CHECK(cudaDeviceSynchronize());
   LU_CUBLAS_CHECK(cublasDestroy(handle));
   LU_CUDA_CHECK(cudaFree(panel_buffer));
@@ -450,7 +638,7 @@ int env_count(const char *name, int fallback) {
 
 } // namespace
 
-extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
+extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel, int inverse_trsm) {
   if (NB > 4096) {
     // move_rows holds at most moves_per_thread moves per thread in blocks of
     // at most 1024 threads.
@@ -458,8 +646,9 @@ extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
     std::exit(2);
   }
   // Every worker thread of a GPU (one per partition, CSS_GPU_PARTITIONS) gets
-  // a getrf set, and each of its compute streams (CSS_GPU_STREAMS, 3 by
-  // default) a plan buffer.
+  // a getrf set (--gpu-panel) and a trtri set (--inverse-trsm), and each of
+  // its compute streams (CSS_GPU_STREAMS, 3 by default) a plan buffer and,
+  // for --inverse-trsm, a product buffer.
   const int partitions = env_count("CSS_GPU_PARTITIONS", 1);
   const int streams = env_count("CSS_GPU_STREAMS", 3);
   int count = lu_cuda_device_count(), current = 0;
@@ -492,17 +681,43 @@ extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel) {
       plans.push_back(PlanBuffer{nullptr, nullptr, plan_ints(NB)});
       LU_CUDA_CHECK(cudaMalloc(&plans.back().plan, sizeof(int) * plans.back().ints));
     }
+    const std::size_t elem = prec == 'd' ? sizeof(double) : sizeof(float);
+    std::vector<std::unique_ptr<TrtriWorkspace>> trtri_sets;
+    std::vector<ProductBuffer> products;
+    for (int p = 0; inverse_trsm && p < partitions; ++p) {
+      trtri_sets.push_back(make_trtri_workspace());
+      // The run's Linv: NB x NB, leading dimension NB (the first set is
+      // sized in warm_up, on a buffer of that shape).
+      if (p > 0) {
+        if (prec == 'd')
+          reserve_trtri(*trtri_sets.back(), static_cast<double *>(nullptr));
+        else
+          reserve_trtri(*trtri_sets.back(), static_cast<float *>(nullptr));
+      }
+      for (int s = 0; s < streams; ++s) {
+        products.push_back(ProductBuffer{nullptr, nullptr, elem * NB * NB});
+        LU_CUDA_CHECK(cudaMalloc(&products.back().buffer, products.back().bytes));
+      }
+    }
     GetrfWorkspace *ws = sets.empty() ? nullptr : sets.front().get();
+    TrtriWorkspace *trtri = trtri_sets.empty() ? nullptr : trtri_sets.front().get();
+    void *product_buffer = products.empty() ? nullptr : products.front().buffer;
     if (prec == 'd')
-      warm_up<double>(ws, plans.front().plan);
+      warm_up<double>(ws, plans.front().plan, trtri, static_cast<double *>(product_buffer));
     else
-      warm_up<float>(ws, plans.front().plan);
+      warm_up<float>(ws, plans.front().plan, trtri, static_cast<float *>(product_buffer));
     std::lock_guard lock(prepared_mutex);
     for (auto &set : sets)
       prepared[device].push_back(std::move(set));
     std::lock_guard plans_lock(spare_plans_mutex);
     for (PlanBuffer &p : plans)
       spare_plans[device].push_back(p);
+    std::lock_guard trtri_lock(prepared_trtri_mutex);
+    for (auto &set : trtri_sets)
+      prepared_trtri[device].push_back(std::move(set));
+    std::lock_guard products_lock(spare_products_mutex);
+    for (ProductBuffer &p : products)
+      spare_products[device].push_back(p);
   }
   LU_CUDA_CHECK(cudaSetDevice(current));
 }

@@ -4,8 +4,9 @@
  * dimension lda).
  *
  * The panel always exists here (the CUDA build adds lu_?panel_gpu). The
- * swaps, trsm and gemm run here only in the sequential and host-only builds;
- * the CUDA build takes them from kernels_cuda.cu.
+ * swaps, trsm and gemm, and the inversions and products of --inverse-trsm,
+ * run here only in the sequential and host-only builds; the CUDA build takes
+ * them from kernels_cuda.cu.
  */
 #include "lu_tasks.h"
 
@@ -121,6 +122,64 @@ void lu_strsm(int lda, const float *L, float *U) {
 }
 void lu_dtrsm(int lda, const double *L, double *U) {
   cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, NB, NB, 1.0, L, lda, U, lda);
+}
+
+/* --inverse-trsm. The inverse: LAPACK inverts in place, so the tile is
+ * copied first; trtri with a unit diagonal leaves the diagonal and the upper
+ * part as the copy had them (U's), and the products read Linv as a plain
+ * matrix, so they are set to 1 and 0. */
+static void unit_lower_cleanup_s(float *Linv) {
+  for (int c = 0; c < NB; c++) {
+    for (int r = 0; r < c; r++)
+      Linv[(size_t)c * NB + r] = 0;
+    Linv[(size_t)c * NB + c] = 1;
+  }
+}
+static void unit_lower_cleanup_d(double *Linv) {
+  for (int c = 0; c < NB; c++) {
+    for (int r = 0; r < c; r++)
+      Linv[(size_t)c * NB + r] = 0;
+    Linv[(size_t)c * NB + c] = 1;
+  }
+}
+
+void lu_sinvert_diag(int lda, const float *L, float *Linv) {
+  LAPACKE_slacpy_work(LAPACK_COL_MAJOR, 'A', NB, NB, L, lda, Linv, NB);
+  lapack_int info = LAPACKE_strtri_work(LAPACK_COL_MAJOR, 'L', 'U', NB, Linv, NB);
+  if (info != 0) fprintf(stderr, "lu_sinvert_diag: LAPACKE_strtri: info=%d\n", (int)info);
+  unit_lower_cleanup_s(Linv);
+}
+void lu_dinvert_diag(int lda, const double *L, double *Linv) {
+  LAPACKE_dlacpy_work(LAPACK_COL_MAJOR, 'A', NB, NB, L, lda, Linv, NB);
+  lapack_int info = LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'L', 'U', NB, Linv, NB);
+  if (info != 0) fprintf(stderr, "lu_dinvert_diag: LAPACKE_dtrtri: info=%d\n", (int)info);
+  unit_lower_cleanup_d(Linv);
+}
+
+/* The product as the GPU body forms it: a gemm with the whole of Linv into a
+ * temporary, copied back. A trmm (Lower, Unit) in place would do, but would
+ * read only Linv's strict lower part: the tests on the host then could not
+ * see a bad diagonal or upper part, which the GPU's gemm reads. */
+static void *product_buffer(size_t elem) {
+  void *T = malloc(elem * (size_t)NB * NB);
+  if (T == NULL) {
+    fprintf(stderr, "lu: out of memory for a %d x %d product\n", NB, NB);
+    exit(1);
+  }
+  return T;
+}
+
+void lu_strsm_inv(int lda, const float *Linv, float *U) {
+  float *T = product_buffer(sizeof(float));
+  cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NB, NB, NB, 1.0f, Linv, NB, U, lda, 0.0f, T, NB);
+  LAPACKE_slacpy_work(LAPACK_COL_MAJOR, 'A', NB, NB, T, NB, U, lda);
+  free(T);
+}
+void lu_dtrsm_inv(int lda, const double *Linv, double *U) {
+  double *T = product_buffer(sizeof(double));
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NB, NB, NB, 1.0, Linv, NB, U, lda, 0.0, T, NB);
+  LAPACKE_dlacpy_work(LAPACK_COL_MAJOR, 'A', NB, NB, T, NB, U, lda);
+  free(T);
 }
 
 void lu_sgemm(int lda, const float *L, const float *U, float *C) {

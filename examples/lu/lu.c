@@ -4,7 +4,7 @@
  * it, and a check.
  *
  *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]
- *      [--left-swaps end|steps] [--gpu-panel] [--prelocked]
+ *      [--left-swaps end|steps] [--gpu-panel] [--inverse-trsm] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
  * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
@@ -19,7 +19,9 @@
  *      task per block column (--left-swaps steps: at each step, as on the
  *      right);
  *   3. solves for the block row of U right of the panel, U(k, j) :=
- *      L(k, k)^-1 A(k, j) (a tile task per j);
+ *      L(k, k)^-1 A(k, j) (a tile task per j; with --inverse-trsm, one task
+ *      inverts L(k, k) into a buffer of the step's and each tile task
+ *      multiplies by that inverse);
  *   4. updates the trailing matrix, A(i, j) -= L(i, k) U(k, j) (a tile task
  *      per i, j > k).
  *
@@ -32,7 +34,7 @@
  * this is LAPACK's algorithm in order. The last line of output is
  *
  *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns left=end|steps
- *      memory=first-run|prelocked seconds=.. gflops=.. check=PASS|FAIL|skipped
+ *      memory=first-run|prelocked trsm=solve|inverse seconds=.. gflops=.. check=PASS|FAIL|skipped
  *
  * (one line). memory=first-run (the default): the matrix is written by plain
  * loops into malloc'd memory the runtime has never seen, and the one timed
@@ -134,21 +136,37 @@ static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int 
 /* A's tile (i, j): NB x NB from row i NB, column j NB. */
 #define TILE(A, i, j) ((A) + ((size_t)(j)*NB) * lda + (size_t)(i)*NB)
 
+/* --inverse-trsm: step k's inverse of L(k, k), NB x NB, in the k-th of the
+ * nt - 1 buffers of inverse (the last step has no block row to solve), or
+ * NULL for the solves. A buffer per step rather than one reused by every
+ * step: step k+1's inversion then never writes what step k's products may
+ * still read, so neither waits for the other and nothing depends on the
+ * runtime renaming the buffer; n NB - NB^2 elements in all, about a block
+ * column (docs/lu.md). */
+#define STEP_INVERSE(inverse, k) ((inverse) != NULL && (k) + 1 < nt ? (inverse) + (size_t)(k)*NB * NB : NULL)
+
 /* The swaps left of the panel: only the final L needs them, and nothing
  * later in the factorisation reads L(., j) after step j. By default
  * (--left-swaps end) each block column takes all of its later interchanges
  * at the end, in one task over the region its panel task factored
  * (laswp_left); --left-swaps steps applies them at each step, last in the
  * step, by the same tasks as on the right. The same interchanges, in the
- * same order on each block column. */
-static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end) {
+ * same order on each block column. inverse: NULL, or the buffers of
+ * --inverse-trsm (STEP_INVERSE). */
+static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end,
+                 float *inverse) {
   const int nt = n / NB;
   for (int k = 0; k < nt; k++) {
     const int r0 = k * NB;
     spanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
+    float *Linv = STEP_INVERSE(inverse, k);
+    if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
     for (int j = k + 1; j < nt; j++) {
       sswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
-      lu_strsm(lda, TILE(A, k, k), TILE(A, k, j));             /* 3 */
+      if (Linv != NULL)
+        lu_strsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
+      else
+        lu_strsm(lda, TILE(A, k, k), TILE(A, k, j));
       for (int i = k + 1; i < nt; i++)
         lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
     }
@@ -161,14 +179,20 @@ static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gp
       lu_slaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
 }
 
-static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end) {
+static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end,
+                 double *inverse) {
   const int nt = n / NB;
   for (int k = 0; k < nt; k++) {
     const int r0 = k * NB;
     dpanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
+    double *Linv = STEP_INVERSE(inverse, k);
+    if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
     for (int j = k + 1; j < nt; j++) {
       dswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
-      lu_dtrsm(lda, TILE(A, k, k), TILE(A, k, j));             /* 3 */
+      if (Linv != NULL)
+        lu_dtrsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
+      else
+        lu_dtrsm(lda, TILE(A, k, k), TILE(A, k, j));
       for (int i = k + 1; i < nt; i++)
         lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
     }
@@ -188,6 +212,7 @@ static int N, LDA;
 static double *Ad; /* one of the two, lda x n */
 static float *As;
 static int *IPIV; /* n pivots, 1-based global rows */
+static void *INVERSE; /* --inverse-trsm: nt - 1 buffers of NB x NB in PREC (STEP_INVERSE); else NULL */
 
 /* Element (r, c) as stored, in double. */
 static inline double stored(long r, long c) {
@@ -432,8 +457,8 @@ done:
 static void usage(const char *message) {
   fprintf(stderr,
           "lu: %s\n"
-          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns] [--left-swaps end|steps] [--gpu-panel]\n"
-          "          [--prelocked]\n"
+          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]\n"
+          "          [--left-swaps end|steps] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
           "  -n N            matrix order (default 4096); a multiple of NB\n"
           "  -t NB           tile size (default 256)\n"
           "  --lda LDA       leading dimension, at least N (default N)\n"
@@ -445,6 +470,8 @@ static void usage(const char *message) {
           "(default)\n"
           "  --left-swaps steps  ... at each step, by the same tasks as on the right\n"
           "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
+          "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
+          "                  an NB x NB buffer per step); the block row's solves become products by it\n"
           "  --prelocked     factor once untimed first, write A again and time the second run\n"
           "                  (memory=prelocked); default: the first run (memory=first-run)\n",
           message);
@@ -488,14 +515,15 @@ static int accelerators_in_use(void) {
 
 static void run(bool column_swaps, bool gpu_panel, bool left_at_end) {
   if (PREC == 'd')
-    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel, left_at_end);
+    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel, left_at_end, INVERSE);
   else
-    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel, left_at_end);
+    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel, left_at_end, INVERSE);
 }
 
 int main(int argc, char **argv) {
   long n = 4096, nb = 256, lda = 0;
-  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false, left_at_end = true;
+  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false, left_at_end = true,
+       inverse_trsm = false;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -519,6 +547,8 @@ int main(int argc, char **argv) {
       left_at_end = s[0] == 'e';
     } else if (strcmp(argv[a], "--gpu-panel") == 0)
       gpu_panel = true;
+    else if (strcmp(argv[a], "--inverse-trsm") == 0)
+      inverse_trsm = true;
     else if (strcmp(argv[a], "--prelocked") == 0)
       prelocked = true;
     else if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)
@@ -557,6 +587,18 @@ int main(int argc, char **argv) {
     As = matrix;
   fill_matrix();
 
+  /* --inverse-trsm: a buffer per step that has a block row to solve. Written
+   * now, as the matrix is, so that the first run's page-locking of it does
+   * not also pay for making its pages; the tasks write every element. */
+  const size_t inverse_bytes = elem * (size_t)nb * (size_t)nb * (size_t)(n / nb - 1);
+  if (inverse_trsm && inverse_bytes > 0) {
+    if ((INVERSE = malloc(inverse_bytes)) == NULL) {
+      fprintf(stderr, "lu: out of memory for %ld inverses of %ld x %ld\n", n / nb - 1, nb, nb);
+      return 1;
+    }
+    memset(INVERSE, 0, inverse_bytes);
+  }
+
   /* The check needs A x and |A|_1: taken now, from the matrix itself. */
   double *x = NULL, *y = NULL, *col_sums = NULL, anorm = 0;
   if (check) {
@@ -579,7 +621,7 @@ int main(int argc, char **argv) {
   css_start();
 #endif
 #ifdef GPUSS_LU_CUDA
-  if (lu_cuda_device_count() > 0) lu_gpu_prepare(PREC, N, LDA, gpu_panel);
+  if (lu_cuda_device_count() > 0) lu_gpu_prepare(PREC, N, LDA, gpu_panel, inverse_trsm);
 #endif
 
   if (prelocked) {
@@ -591,6 +633,7 @@ int main(int argc, char **argv) {
      * (staging buffers lock nothing: CSS_STAGING_THREADS, docs/environment.md). */
     css_pin(matrix, elem * (size_t)lda * (size_t)n);
     css_pin(IPIV, sizeof(int) * (size_t)n);
+    if (INVERSE != NULL) css_pin(INVERSE, inverse_bytes);
 #endif
   }
 
@@ -654,15 +697,15 @@ int main(int argc, char **argv) {
   if (policy == NULL || *policy == '\0') policy = "wb";
   /* 2 n^3 / 3, the leading term of LU's flop count (as vendors report it). */
   double gflops = 2.0 * (double)n * n * n / 3.0 / seconds / 1e9;
-  printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s seconds=%.6f "
-         "gflops=%.2f "
-         "check=%s\n",
+  printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s trsm=%s "
+         "seconds=%.6f gflops=%.2f check=%s\n",
          n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
          column_swaps ? "columns" : "tiles", left_at_end ? "end" : "steps",
-         prelocked ? "prelocked" : "first-run", seconds, gflops, verdict);
+         prelocked ? "prelocked" : "first-run", inverse_trsm ? "inverse" : "solve", seconds, gflops, verdict);
 
   free(matrix);
   free(IPIV);
+  free(INVERSE);
   free(x);
   free(y);
   free(col_sums);

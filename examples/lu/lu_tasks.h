@@ -23,8 +23,9 @@
  * NB, the tile size, is chosen at run time, so it is a global (lu.c) that the
  * items read at each submit; lda and the panel's row count are parameters.
  *
- * GPUSS_LU_CUDA is defined by the CUDA build: the swaps, trsm and gemm then
- * run on the GPUs, and the panel too with --gpu-panel (the _gpu variants).
+ * GPUSS_LU_CUDA is defined by the CUDA build: the swaps, trsm and gemm (and
+ * the inversions and products of --inverse-trsm) then run on the GPUs, and
+ * the panel too with --gpu-panel (the _gpu variants).
  * Without it every task runs on the host (LAPACKE and CBLAS, kernels_host.c).
  * The translator runs the preprocessor first, so a pragma inside #ifdef is
  * seen only when the macro is defined.
@@ -131,6 +132,37 @@ void lu_strsm(int lda, const float *L, float *U);
 #pragma css task input(lda, [NB][lda]L[0;NB][0;NB]) inout([NB][lda]U[0;NB][0;NB])
 void lu_dtrsm(int lda, const double *L, double *U);
 
+/* --inverse-trsm: the solves of step k as products with one inverse.
+ *
+ * Linv := L^-1, L the unit lower triangle of the panel's diagonal tile (k, k):
+ * a dense NB x NB column-major matrix, leading dimension NB, in a buffer of
+ * the program's (one per step, lu.c), with its diagonal 1 and its strict
+ * upper part 0, so that the products below may read it as a plain matrix.
+ * One task per step, after the panel. */
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, [NB][lda]L[0;NB][0;NB]) output(Linv[0;NB*NB])
+void lu_sinvert_diag(int lda, const float *L, float *Linv);
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, [NB][lda]L[0;NB][0;NB]) output(Linv[0;NB*NB])
+void lu_dinvert_diag(int lda, const double *L, double *Linv);
+
+/* U := Linv U, what lu_?trsm(lda, L, U) computes: a gemm where trsm was
+ * (cuBLAS's trsm on a 2048 tile takes about 4 times its gemm, docs/lu.md). */
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, Linv[0;NB*NB]) inout([NB][lda]U[0;NB][0;NB])
+void lu_strsm_inv(int lda, const float *Linv, float *U);
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, Linv[0;NB*NB]) inout([NB][lda]U[0;NB][0;NB])
+void lu_dtrsm_inv(int lda, const double *Linv, double *U);
+
 /* C := C - L U: the trailing update of tile (i, j) from tiles (i, k) and (k, j). */
 #ifdef GPUSS_LU_CUDA
 #pragma css target device(cuda)
@@ -162,9 +194,11 @@ int lu_cuda_device_count(void);
 /* Not a task: before the clock starts, on every GPU (and for every partition
  * of one, CSS_GPU_PARTITIONS), make what the GPU bodies need (the plan
  * buffers of the swaps, for --gpu-panel the cusolverDn handle and a workspace
- * for the tallest panel, n rows) and run each kernel once, so that neither
- * the allocations nor CUDA's loading of the kernels is timed. */
-void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel);
+ * for the tallest panel, n rows, for --inverse-trsm a cusolverDn handle and
+ * trtri's workspace and a product buffer per compute stream) and run each
+ * kernel once, so that neither the allocations nor CUDA's loading of the
+ * kernels is timed. */
+void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel, int inverse_trsm);
 #endif
 
 #ifdef __cplusplus
