@@ -650,7 +650,9 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
     const std::vector<DataObject *> lending = outermost(alias.parts);
-    if (use.reads && !covered_by(object, lending) && object.replicas[source].holds_value()) {
+    const bool whole_value =
+        use.reads && !covered_by(object, lending) && object.replicas[source].holds_value();
+    if (whole_value) {
       Stats::add(stats_.cache_misses, 1);
       plan.before.push_back(start_copy(use.object, source, space));
     }
@@ -660,8 +662,8 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     // no other device takes it for a settled source before (clean_peer_source).
     const bool shared_fill = !use.writes && !lending.empty();
     if (shared_fill) {
-      if (replica.filling())
-        plan.before.back().lands = false;
+      if (whole_value)
+        plan.before.back().lands = false; // the copy of the whole value began the fill
       else
         replica.begin_fill();
     }

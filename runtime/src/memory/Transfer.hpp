@@ -36,8 +36,8 @@ struct Transfer {
   std::byte *destination = nullptr; // likewise in to_space
   std::uint64_t version = 0;        // the object's value it copies (DataObject::version)
   DataObjectRef source_object;      // an alias copy: the object whose copy it reads
-  // An alias copy of the source's bytes into a part of `object`'s copy: one
-  // of several that fill it, so its end does not make that copy current.
+  // An alias copy of the source's bytes into a part of `object`'s copy, one
+  // of several that fill it (the bytes copied are the source's).
   bool into_part = false;
   // Its end makes the destination's copy current (Replica::land). False for
   // all but the last of the copies that fill a copy a reader assembles
