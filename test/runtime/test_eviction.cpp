@@ -937,6 +937,68 @@ TEST(DeviceAliases, AReadOfPiecesTheDeviceHoldsIsAssembledThere) {
 // home before the barrier. Until 2026-11-28 (eighth session) the first such write sent the
 // whole panel home first (LU at n = 49152: its lower triangle, 9.9 GB, once
 // more).
+// A reader that needs the host's copy for some bytes takes from the device
+// only the parts newer there, and must not lose one that lies inside a clean
+// lender: piece 4 is written on the device, a suffix read there takes it (its
+// copy is then clean and holds piece 4's new bytes), and the whole vector,
+// whose first pieces no device holds, is read last.
+std::vector<double> newer_piece_inside_a_clean_suffix(bool on_host) {
+  constexpr std::size_t piece = 32, count = 6;
+  std::vector<double> v(piece * count), sums(1, 0.0);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<double>(i % 11);
+  Config config = on_host ? host_config(2) : sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  config.load_ahead = false;
+  {
+    Runtime runtime(config);
+    Task("piece")
+        .out(v.data() + 4 * piece, piece * sizeof(double))
+        .body([](TaskEnv env) {
+          for (std::size_t r = 0; r < piece; ++r)
+            env.ptr<double>(0)[r] = 100.0 + static_cast<double>(r);
+        })
+        .submit(runtime);
+    auto sum_of = [&](std::size_t first, std::size_t slot) {
+      const std::size_t length = (count - first) * piece;
+      Task("sum")
+          .in(v.data() + first * piece, length * sizeof(double))
+          .inout(&sums[slot], sizeof(double)) // not renamed: the three tasks on it stay in order
+          .body([length](TaskEnv env) {
+            double sum = 0;
+            for (std::size_t r = 0; r < length; ++r)
+              sum += env.ptr<const double>(0)[r] * static_cast<double>(r + 1);
+            *env.ptr<double>(1) = sum;
+          })
+          .submit(runtime);
+    };
+    // All three update sums[0]: the suffix's read comes first, and the
+    // whole vector's read is planned once the suffix's copy has settled
+    // (the pause between them leaves the helper time to see it land).
+    sum_of(3, 0);
+    Task("pause")
+        .inout(&sums[0], sizeof(double))
+        .body([](TaskEnv) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); })
+        .submit(runtime);
+    sum_of(0, 0);
+    // Piece 4 written again last, so that it is not final (and not sent home
+    // early) while the sums read it.
+    Task("piece_again")
+        .inout(v.data() + 4 * piece, piece * sizeof(double))
+        .body([](TaskEnv env) {
+          for (std::size_t r = 0; r < piece; ++r)
+            env.ptr<double>(0)[r] += 1.0;
+        })
+        .submit(runtime);
+    runtime.barrier();
+  }
+  sums.insert(sums.end(), v.begin(), v.end());
+  return sums;
+}
+
+TEST(DeviceAliases, AReaderKeepsANewerPieceThatACleanLenderContains) {
+  EXPECT_EQ(newer_piece_inside_a_clean_suffix(false), newer_piece_inside_a_clean_suffix(true));
+}
+
 TEST(DeviceAliases, ATileWrittenInsideADirtyPanelSplitsThePanelIntoItsTiles) {
   const PanelRun reference = panels_and_tiles(true, true, CachePolicy::WriteBack, 1, true);
   const PanelRun aliased = panels_and_tiles(true, false, CachePolicy::WriteBack, 1, true);

@@ -4,6 +4,7 @@
 #include "support/StatsCounters.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace gpuss {
 
@@ -44,33 +45,61 @@ std::size_t fetch_bytes(const DataObject &object) {
   return bytes;
 }
 
+// Objects by their first byte, the one spanning further first among equals
+// (and the larger, where two span the same bytes), so that whatever contains
+// a part comes before it.
+void sort_by_first_byte(std::vector<DataObject *> &parts) {
+  std::sort(parts.begin(), parts.end(), [](const DataObject *a, const DataObject *b) {
+    if (a->shape.base != b->shape.base) return a->shape.base < b->shape.base;
+    if (a->shape.end() != b->shape.end()) return a->shape.end() > b->shape.end();
+    return a->shape.payload_bytes() > b->shape.payload_bytes();
+  });
+}
+
+// Walks `sorted` (sort_by_first_byte) and calls visit(part, open) with the
+// earlier parts accepted so far whose spans reach past part's first byte,
+// the only ones that can share a byte with it; a part for which visit
+// returns true is accepted. Linear in the parts where few spans overlap
+// (pieces of a vector: a suffix read by LU's left swaps, or the 40,000
+// pieces of a reduction), not quadratic.
+template <typename Visit>
+std::vector<DataObject *> sweep(const std::vector<DataObject *> &sorted, Visit visit) {
+  std::vector<DataObject *> accepted, open;
+  for (DataObject *part : sorted) {
+    std::erase_if(open, [&](const DataObject *o) { return o->shape.end() <= part->shape.base; });
+    if (!visit(*part, open)) continue;
+    accepted.push_back(part);
+    open.push_back(part);
+  }
+  return accepted;
+}
+
 // The parts worth copying from: every lender's copy is current for all its
 // bytes, so one that lies inside another lender adds nothing (LU's pivots:
 // a suffix of the vector read earlier lends the same bytes as its pieces).
-// Largest first; what is left may still overlap without containing.
+// What is left may still overlap without containing.
 std::vector<DataObject *> outermost(std::vector<DataObject *> parts) {
-  std::stable_sort(parts.begin(), parts.end(), [](const DataObject *a, const DataObject *b) {
-    return a->shape.payload_bytes() > b->shape.payload_bytes();
+  sort_by_first_byte(parts);
+  return sweep(parts, [](const DataObject &part, const std::vector<DataObject *> &open) {
+    return std::none_of(open.begin(), open.end(),
+                        [&](const DataObject *o) { return o->shape.contains(part.shape); });
   });
-  std::vector<DataObject *> kept;
-  for (DataObject *part : parts)
-    if (std::none_of(kept.begin(), kept.end(),
-                     [&](const DataObject *k) { return k->shape.contains(part->shape); }))
-      kept.push_back(part);
-  return kept;
 }
 
 // Whether `parts` (objects inside `object`) hold every byte of it between
 // them: pairwise disjoint, and as many bytes as it has.
-bool covered_by(const DataObject &object, const std::vector<DataObject *> &parts) {
+bool covered_by(const DataObject &object, std::vector<DataObject *> parts) {
   if (parts.empty()) return false;
+  sort_by_first_byte(parts);
+  bool disjoint = true;
   std::size_t bytes = 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j)
-      if (parts[i]->shape.overlaps(parts[j]->shape)) return false;
-    bytes += parts[i]->shape.payload_bytes();
-  }
-  return bytes == object.shape.payload_bytes();
+  sweep(parts, [&](const DataObject &part, const std::vector<DataObject *> &open) {
+    disjoint &= std::none_of(open.begin(), open.end(),
+                             [&](const DataObject *o) { return o->shape.overlaps(part.shape); });
+    bytes += part.shape.payload_bytes();
+    return true;
+  });
+  return disjoint && bytes == object.shape.payload_bytes();
 }
 
 std::vector<ObjectUse> uses_of(const Task &task, int space) {
@@ -366,9 +395,9 @@ void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool
         return;
       }
       // A part lends its bytes to a reader as it is (it keeps its copy; a
-      // write-back of it under way changes nothing here), and to a writer
-      // only when no task is using it and it is not on its way home, for
-      // the writer takes it over.
+      // write-back of it under way changes nothing here: plan chooses among
+      // them), and to a writer, which takes it over, when no task is using
+      // it and it is not on its way home.
       if (may_alias_on_device(object, *other, space) &&
           (!writes || (!other->replicas[0].filling() && other->replicas[space].task_pins() == 0))) {
         sources->parts.push_back(other);
@@ -649,9 +678,23 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
     }
     int source = object.dirty_space;
     if (source == 0) source = clean_peer_source(object, space);
-    const std::vector<DataObject *> lending = outermost(alias.parts);
-    const bool whole_value =
-        use.reads && !covered_by(object, lending) && object.replicas[source].holds_value();
+    std::vector<DataObject *> lending = outermost(alias.parts);
+    const bool covered = covered_by(object, lending);
+    // A reader that copies from the host anyway takes from the device only
+    // the parts whose bytes host memory does not hold yet: newer here, or
+    // on their way home (a write-back under way makes a part look clean
+    // before its bytes have landed). Many small clean pieces would be as
+    // many small copies. Chosen again among those: a clean part left out
+    // may have hidden a newer one inside it.
+    if (!covered && !use.writes) {
+      std::vector<DataObject *> newer;
+      std::copy_if(alias.parts.begin(), alias.parts.end(), std::back_inserter(newer),
+                   [&](const DataObject *part) {
+                     return part->dirty_space == space || part->replicas[0].state() != ReplicaState::Valid;
+                   });
+      lending = outermost(std::move(newer));
+    }
+    const bool whole_value = use.reads && !covered && object.replicas[source].holds_value();
     if (whole_value) {
       Stats::add(stats_.cache_misses, 1);
       plan.before.push_back(start_copy(use.object, source, space));
