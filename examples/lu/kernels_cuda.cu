@@ -187,41 +187,60 @@ __global__ void move_rows(Real *top, int row0, Real *other, int other_row0, int 
   }
 }
 
-// One plan buffer per stream of the calling worker thread: a GPU worker runs
-// tasks on several streams at once (CSS_GPU_STREAMS), and on one stream the
-// next task's plan is ordered after this one's moves. lu_gpu_prepare() makes
-// a few per GPU before the clock starts; a stream takes one at its first
-// use, or makes its own when none is left. Never freed: the process ends
-// with the runtime.
-struct PlanBuffer {
-  cudaStream_t stream;
-  int *plan;
-  int ints;
+// Device buffers, one per stream of the calling worker thread: a GPU worker
+// runs tasks on several streams at once (CSS_GPU_STREAMS), and on one stream
+// the next task's use of the buffer is ordered after this one's. Two pools:
+// the swaps' plans and the products by an inverse (--inverse-trsm).
+// lu_gpu_prepare() gives each a few per GPU before the clock starts; a
+// stream takes one at its first use, or makes its own when none is left.
+// Never freed: the process ends with the runtime.
+class StreamBuffers {
+public:
+  // Before the clock (lu_gpu_prepare): a buffer of `bytes` for device
+  // `device`'s streams to take.
+  void add_spare(int device, void *buffer, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    spares_[device].push_back(Held{this, nullptr, buffer, bytes});
+  }
+
+  // The calling thread's buffer of at least `bytes` for its current stream.
+  void *for_stream(std::size_t bytes) {
+    thread_local std::vector<Held> held; // every pool's, told apart by `pool`
+    cudaStream_t stream = css_cuda_stream();
+    for (const Held &h : held)
+      if (h.pool == this && h.stream == stream && h.bytes >= bytes) return h.buffer;
+    Held taken{this, stream, nullptr, bytes};
+    int device = 0;
+    LU_CUDA_CHECK(cudaGetDevice(&device));
+    {
+      std::lock_guard lock(mutex_);
+      auto &spares = spares_[device % max_devices];
+      if (!spares.empty() && spares.back().bytes >= bytes) {
+        taken.buffer = spares.back().buffer;
+        taken.bytes = spares.back().bytes;
+        spares.pop_back();
+      }
+    }
+    if (taken.buffer == nullptr) LU_CUDA_CHECK(cudaMalloc(&taken.buffer, bytes));
+    held.push_back(taken);
+    return taken.buffer;
+  }
+
+private:
+  struct Held {
+    const StreamBuffers *pool;
+    cudaStream_t stream; // null while spare
+    void *buffer;
+    std::size_t bytes;
+  };
+  std::mutex mutex_;
+  std::vector<Held> spares_[max_devices]; // guarded by mutex_
 };
-std::mutex spare_plans_mutex;
-std::vector<PlanBuffer> spare_plans[max_devices]; // guarded by spare_plans_mutex; no stream yet
+
+StreamBuffers plan_buffers, product_buffers;
 
 int *stream_plan() {
-  thread_local std::vector<PlanBuffer> plans;
-  cudaStream_t stream = css_cuda_stream();
-  const int ints = plan_ints(NB);
-  for (PlanBuffer &p : plans)
-    if (p.stream == stream && p.ints >= ints) return p.plan;
-  PlanBuffer taken{stream, nullptr, ints};
-  int device = 0;
-  LU_CUDA_CHECK(cudaGetDevice(&device));
-  {
-    std::lock_guard lock(spare_plans_mutex);
-    auto &spares = spare_plans[device % max_devices];
-    if (!spares.empty() && spares.back().ints >= ints) {
-      taken = spares.back();
-      taken.stream = stream;
-      spares.pop_back();
-    }
-  }
-  if (taken.plan == nullptr) LU_CUDA_CHECK(cudaMalloc(&taken.plan, sizeof(int) * ints));
-  plans.push_back(taken);
-  return taken.plan;
+  return static_cast<int *>(plan_buffers.for_stream(sizeof(int) * plan_ints(NB)));
 }
 
 // Applies the interchanges of ipiv[0 .. NB-1] (rows row0 + r and ipiv[r] - 1)
@@ -256,9 +275,45 @@ struct GetrfWorkspace {
   int *info = nullptr; // written by getrf, never read: the check finds a failed factorisation
 };
 
-std::mutex prepared_mutex;
-std::vector<std::unique_ptr<GetrfWorkspace>> prepared[max_devices]; // guarded by prepared_mutex
-thread_local std::unique_ptr<GetrfWorkspace> thread_workspace;
+// A cuSOLVER set (a handle and its workspaces: GetrfWorkspace, and
+// TrtriWorkspace below) for each worker thread. lu_gpu_prepare() makes them
+// per GPU before the clock starts; a thread takes one at its first use, or
+// makes its own with `make` when none is left, and keeps it.
+template <typename Set> class PreparedSets {
+public:
+  void add(int device, std::unique_ptr<Set> set) {
+    std::lock_guard lock(mutex_);
+    ready_[device].push_back(std::move(set));
+  }
+
+  // The calling thread's set, its handle on the stream of the task at hand
+  // (the worker's streams change from task to task, CSS_GPU_STREAMS). One
+  // pool per Set type: the thread's set is a thread_local of the type's.
+  Set &for_this_thread(std::unique_ptr<Set> (*make)()) {
+    thread_local std::unique_ptr<Set> mine;
+    if (!mine) {
+      int device = 0;
+      LU_CUDA_CHECK(cudaGetDevice(&device));
+      {
+        std::lock_guard lock(mutex_);
+        auto &ready = ready_[device % max_devices];
+        if (!ready.empty()) {
+          mine = std::move(ready.back());
+          ready.pop_back();
+        }
+      }
+      if (!mine) mine = make();
+    }
+    LU_CUSOLVER_CHECK(cusolverDnSetStream(mine->handle, css_cuda_stream()));
+    return *mine;
+  }
+
+private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Set>> ready_[max_devices]; // guarded by mutex_
+};
+
+PreparedSets<GetrfWorkspace> getrf_sets;
 
 cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int lda, float *P, int *lwork) {
   return cusolverDnSgetrf_bufferSize(h, m, NB, P, lda, lwork);
@@ -298,23 +353,7 @@ std::unique_ptr<GetrfWorkspace> make_workspace() {
 }
 
 GetrfWorkspace &getrf_workspace() {
-  if (!thread_workspace) {
-    int device = 0;
-    LU_CUDA_CHECK(cudaGetDevice(&device));
-    {
-      std::lock_guard lock(prepared_mutex);
-      auto &ready = prepared[device % max_devices];
-      if (!ready.empty()) {
-        thread_workspace = std::move(ready.back());
-        ready.pop_back();
-      }
-    }
-    if (!thread_workspace) thread_workspace = make_workspace();
-  }
-  // The worker's streams change from task to task (CSS_GPU_STREAMS), so the
-  // handle follows the stream of the task at hand.
-  LU_CUSOLVER_CHECK(cusolverDnSetStream(thread_workspace->handle, css_cuda_stream()));
-  return *thread_workspace;
+  return getrf_sets.for_this_thread(make_workspace);
 }
 
 // cuSOLVER's pivots are 1-based rows of the panel; the example keeps LAPACK's
@@ -355,9 +394,7 @@ struct TrtriWorkspace {
   int *info = nullptr;    // written by trtri, never read: a singular L cannot be (its diagonal is 1)
 };
 
-std::mutex prepared_trtri_mutex;
-std::vector<std::unique_ptr<TrtriWorkspace>> prepared_trtri[max_devices]; // guarded by prepared_trtri_mutex
-thread_local std::unique_ptr<TrtriWorkspace> thread_trtri;
+PreparedSets<TrtriWorkspace> trtri_sets;
 
 template <typename Real> constexpr cudaDataType data_type();
 template <> constexpr cudaDataType data_type<float>() {
@@ -393,21 +430,7 @@ std::unique_ptr<TrtriWorkspace> make_trtri_workspace() {
 }
 
 TrtriWorkspace &trtri_workspace() {
-  if (!thread_trtri) {
-    int device = 0;
-    LU_CUDA_CHECK(cudaGetDevice(&device));
-    {
-      std::lock_guard lock(prepared_trtri_mutex);
-      auto &ready = prepared_trtri[device % max_devices];
-      if (!ready.empty()) {
-        thread_trtri = std::move(ready.back());
-        ready.pop_back();
-      }
-    }
-    if (!thread_trtri) thread_trtri = make_trtri_workspace();
-  }
-  LU_CUSOLVER_CHECK(cusolverDnSetStream(thread_trtri->handle, css_cuda_stream()));
-  return *thread_trtri;
+  return trtri_sets.for_this_thread(make_trtri_workspace);
 }
 
 // Linv (NB x NB, leading dimension NB): 1 on the diagonal, 0 above it.
@@ -448,41 +471,7 @@ cublasStatus_t product(cublasHandle_t h, int lda, const double *Linv, const doub
 
 // The product cannot overwrite U as it forms (cuBLAS's in-place trmm runs at
 // the solve's speed: the Cholesky example, kernels_cuda.cu), so it goes to a
-// buffer of the stream's and is copied back. One buffer per stream of the
-// calling worker thread, as the swaps' plans (stream_plan): on one stream the
-// next task's product is ordered after this one's copy. lu_gpu_prepare()
-// makes a few per GPU before the clock starts; a stream takes one at its
-// first product, or makes its own when none is left. Never freed.
-struct ProductBuffer {
-  cudaStream_t stream;
-  void *buffer;
-  std::size_t bytes;
-};
-std::mutex spare_products_mutex;
-std::vector<ProductBuffer> spare_products[max_devices]; // guarded by spare_products_mutex; no stream yet
-
-void *stream_product(std::size_t bytes) {
-  thread_local std::vector<ProductBuffer> products;
-  cudaStream_t stream = css_cuda_stream();
-  for (ProductBuffer &p : products)
-    if (p.stream == stream && p.bytes >= bytes) return p.buffer;
-  ProductBuffer taken{stream, nullptr, bytes};
-  int device = 0;
-  LU_CUDA_CHECK(cudaGetDevice(&device));
-  {
-    std::lock_guard lock(spare_products_mutex);
-    auto &spares = spare_products[device % max_devices];
-    if (!spares.empty() && spares.back().bytes >= bytes) {
-      taken = spares.back();
-      taken.stream = stream;
-      spares.pop_back();
-    }
-  }
-  if (taken.buffer == nullptr) LU_CUDA_CHECK(cudaMalloc(&taken.buffer, bytes));
-  products.push_back(taken);
-  return taken.buffer;
-}
-
+// buffer of the stream's (product_buffers) and is copied back.
 // U := Linv U, by way of P (NB x NB, leading dimension NB), on the handle's
 // stream, `stream`.
 template <typename Real> void multiply_by_inverse(cublasHandle_t h, cudaStream_t stream, int lda,
@@ -552,11 +541,11 @@ extern "C" void lu_dinvert_diag(int lda, const double *L, double *Linv) {
   invert_unit_lower(trtri_workspace(), css_cuda_stream(), lda, L, Linv);
 }
 extern "C" void lu_strsm_inv(int lda, const float *Linv, float *U) {
-  float *P = static_cast<float *>(stream_product(sizeof(float) * NB * NB));
+  float *P = static_cast<float *>(product_buffers.for_stream(sizeof(float) * NB * NB));
   multiply_by_inverse(css_cublas_handle(), css_cuda_stream(), lda, Linv, U, P);
 }
 extern "C" void lu_dtrsm_inv(int lda, const double *Linv, double *U) {
-  double *P = static_cast<double *>(stream_product(sizeof(double) * NB * NB));
+  double *P = static_cast<double *>(product_buffers.for_stream(sizeof(double) * NB * NB));
   multiply_by_inverse(css_cublas_handle(), css_cuda_stream(), lda, Linv, U, P);
 }
 
@@ -676,48 +665,40 @@ extern "C" void lu_gpu_prepare(char prec, int n, int lda, int gpu_panel, int inv
           reserve(*sets.back(), n - row0, lda, static_cast<float *>(nullptr));
       }
     }
-    std::vector<PlanBuffer> plans;
-    for (int s = 0; s < partitions * streams; ++s) {
-      plans.push_back(PlanBuffer{nullptr, nullptr, plan_ints(NB)});
-      LU_CUDA_CHECK(cudaMalloc(&plans.back().plan, sizeof(int) * plans.back().ints));
-    }
-    const std::size_t elem = prec == 'd' ? sizeof(double) : sizeof(float);
-    std::vector<std::unique_ptr<TrtriWorkspace>> trtri_sets;
-    std::vector<ProductBuffer> products;
+    std::vector<int *> plans(partitions * streams);
+    for (int *&plan : plans)
+      LU_CUDA_CHECK(cudaMalloc(&plan, sizeof(int) * plan_ints(NB)));
+    const std::size_t product_bytes = (prec == 'd' ? sizeof(double) : sizeof(float)) * NB * NB;
+    std::vector<std::unique_ptr<TrtriWorkspace>> trtris;
+    std::vector<void *> products;
     for (int p = 0; inverse_trsm && p < partitions; ++p) {
-      trtri_sets.push_back(make_trtri_workspace());
+      trtris.push_back(make_trtri_workspace());
       // The run's Linv: NB x NB, leading dimension NB (the first set is
       // sized in warm_up, on a buffer of that shape).
       if (p > 0) {
         if (prec == 'd')
-          reserve_trtri(*trtri_sets.back(), static_cast<double *>(nullptr));
+          reserve_trtri(*trtris.back(), static_cast<double *>(nullptr));
         else
-          reserve_trtri(*trtri_sets.back(), static_cast<float *>(nullptr));
+          reserve_trtri(*trtris.back(), static_cast<float *>(nullptr));
       }
-      for (int s = 0; s < streams; ++s) {
-        products.push_back(ProductBuffer{nullptr, nullptr, elem * NB * NB});
-        LU_CUDA_CHECK(cudaMalloc(&products.back().buffer, products.back().bytes));
-      }
+      for (int s = 0; s < streams; ++s)
+        LU_CUDA_CHECK(cudaMalloc(&products.emplace_back(), product_bytes));
     }
     GetrfWorkspace *ws = sets.empty() ? nullptr : sets.front().get();
-    TrtriWorkspace *trtri = trtri_sets.empty() ? nullptr : trtri_sets.front().get();
-    void *product_buffer = products.empty() ? nullptr : products.front().buffer;
+    TrtriWorkspace *trtri = trtris.empty() ? nullptr : trtris.front().get();
+    void *product_buffer = products.empty() ? nullptr : products.front();
     if (prec == 'd')
-      warm_up<double>(ws, plans.front().plan, trtri, static_cast<double *>(product_buffer));
+      warm_up<double>(ws, plans.front(), trtri, static_cast<double *>(product_buffer));
     else
-      warm_up<float>(ws, plans.front().plan, trtri, static_cast<float *>(product_buffer));
-    std::lock_guard lock(prepared_mutex);
+      warm_up<float>(ws, plans.front(), trtri, static_cast<float *>(product_buffer));
     for (auto &set : sets)
-      prepared[device].push_back(std::move(set));
-    std::lock_guard plans_lock(spare_plans_mutex);
-    for (PlanBuffer &p : plans)
-      spare_plans[device].push_back(p);
-    std::lock_guard trtri_lock(prepared_trtri_mutex);
-    for (auto &set : trtri_sets)
-      prepared_trtri[device].push_back(std::move(set));
-    std::lock_guard products_lock(spare_products_mutex);
-    for (ProductBuffer &p : products)
-      spare_products[device].push_back(p);
+      getrf_sets.add(device, std::move(set));
+    for (auto &set : trtris)
+      trtri_sets.add(device, std::move(set));
+    for (int *plan : plans)
+      plan_buffers.add_spare(device, plan, sizeof(int) * plan_ints(NB));
+    for (void *product : products)
+      product_buffers.add_spare(device, product, product_bytes);
   }
   LU_CUDA_CHECK(cudaSetDevice(current));
 }

@@ -18,8 +18,8 @@ struct StatsSnapshot {
   std::uint64_t bytes_d2h = 0;
   std::uint64_t bytes_p2p = 0;
   std::uint64_t bytes_on_device = 0; // copied within one device between overlapping objects (CSS_DEVICE_ALIASES)
-  std::uint64_t splits =
-      0; // containers newer on a device whose value went to the copies of the objects inside them
+  // containers newer on a device whose value went to the copies of the objects inside them
+  std::uint64_t splits = 0;
   std::uint64_t cache_hits = 0;
   std::uint64_t cache_misses = 0;
   std::uint64_t evictions = 0;       // replicas given up to make room: evictions_clean + evictions_dirty
