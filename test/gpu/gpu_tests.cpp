@@ -785,6 +785,52 @@ TEST(GpuPriorityLane, FanOutTasksTakeItAndResultsHold) {
   }
 }
 
+struct RegionFill {
+  std::size_t row_bytes, rows, stride;
+  int byte;
+};
+
+// output(region): every byte of a (strided) region set to `byte` on the GPU.
+void fill_region_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<RegionFill *>(packed);
+  ASSERT_EQ(cudaSuccess, cudaMemset2DAsync(env->addresses[0], args->stride, args->byte, args->row_bytes,
+                                           args->rows, static_cast<cudaStream_t>(env->cuda_stream)));
+}
+
+// Copies out larger than the staging ring's 512 MiB of out-buffers stream
+// through it, a part at a time, instead of page-locking their span: a
+// strided region of 573 MB (LU's block columns are such regions) and a
+// contiguous one of 300 MB, written on the GPU, come home staged, with the
+// bytes between the strided region's rows untouched.
+TEST(GpuStaging, CopiesOutLargerThanTheRingStreamThroughIt) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr std::size_t stride = 96 << 10, row_bytes = 80 << 10, rows = 7000, flat = 300'000'000;
+  std::vector<unsigned char> matrix(stride * rows, 0x11), vector(flat, 0x22);
+  Config config;
+  config.num_cpus = 1;
+  config.num_gpus = 1;
+  config.staging_auto = false;
+  config.staging_threads = 4;
+  config.unlocked_copies = UnlockedCopies::Lock;
+  {
+    Runtime runtime(config);
+    css_access strided{css_region{matrix.data(), row_bytes, rows, stride}, CSS_OUT, CSS_COPY_DEFAULT, 0};
+    submit(runtime, fill_region_body, RegionFill{row_bytes, rows, stride, 0x5a}, {strided});
+    submit(runtime, fill_region_body, RegionFill{flat, 1, flat, 0x6b}, {access(vector.data(), flat, CSS_OUT)});
+    runtime.finish();
+    auto stats = runtime.stats();
+    EXPECT_EQ(stats.pinned_bytes, 0u) << "a copy out was page-locked rather than staged";
+    EXPECT_GE(stats.staged_bytes, row_bytes * rows + flat);
+  }
+  for (std::size_t row = 0; row < rows; ++row) {
+    const unsigned char *at = matrix.data() + row * stride;
+    ASSERT_TRUE(std::all_of(at, at + row_bytes, [](unsigned char c) { return c == 0x5a; })) << "row " << row;
+    ASSERT_TRUE(std::all_of(at + row_bytes, at + stride, [](unsigned char c) { return c == 0x11; }))
+        << "the gap after row " << row;
+  }
+  EXPECT_TRUE(std::all_of(vector.begin(), vector.end(), [](unsigned char c) { return c == 0x6b; }));
+}
+
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
 TEST(GpuPolicies, BytesMovedOrderWbWtNocache) {

@@ -227,11 +227,32 @@ private:
     CudaEvent after_start{true}; // write-backs after the task
     CudaEvent done{true};
     PageLocks::Leases leases; // the page locks its host copies go through, released once `done`
-    // Staged copies out: the jobs that move their buffers on to user memory,
-    // posted once `done` (not before: the vector may still grow); the command
-    // is reported when they have run, and the buffers go back.
-    std::vector<CopyThreads::Job> drains;
-    std::vector<std::byte *> drain_buffers;
+    bool completed = false;   // `done` seen (complete() has run)
+    // Parts of its staged copies out not yet drained into user memory: the
+    // command is reported once `done` and this is zero (OutPart).
+    std::size_t staged_out_left = 0;
+    bool stages_out = false;
+    double staged_out_from = -1; // host clock at its first part's DMA, for the trace
+  };
+  // A part (at most one buffer) of a staged copy out. Parts take the out
+  // ring's buffers in the order they were queued, as many at once as are
+  // free: a DMA into the buffer, then a copy thread drains the buffer into
+  // user memory, then the buffer is free for the next part. So a copy out
+  // larger than the ring streams through it. Before (the eighth session),
+  // a copy out staged only if all of its parts had buffers at once, else
+  // this thread page-locked its span first: each of LU's L block columns
+  // (0.8 GB of span against 512 MiB of ring) was locked at about 20 GB/s,
+  // one after another, while the GPU idled (performance.md).
+  struct OutPart {
+    InFlight *flight = nullptr;        // reported once all its parts are drained
+    const std::byte *device = nullptr; // the piece's first byte on this device
+    std::byte *host = nullptr;         // and in user memory
+    Region shape;
+    StagedPart part;
+    faults::Activity activity;
+    std::byte *buffer = nullptr;       // taken once its turn comes
+    std::shared_ptr<CudaEvent> landed; // recorded after its DMA (and the others of its batch)
+    CopyThreads::Job drain;            // posted once `landed`; must not move then
     bool draining = false;
   };
   // A command popped from the inbox, waiting to be issued while the copy
@@ -374,44 +395,78 @@ private:
                                            stream));
   }
 
-  // Device to host into staging buffers held until the command is done
-  // (complete() drains them into user memory). False, with nothing queued,
-  // when there are not enough buffers: the caller copies through a lock.
-  bool stage_out(const std::byte *device, std::byte *host, const Region &shape, cudaStream_t stream,
+  // Device to host through the out ring: the piece's parts are queued and
+  // go through the ring's buffers as they come free (OutPart, pump_out);
+  // the command is reported once they are all in user memory.
+  void stage_out(const std::byte *device, std::byte *host, const Region &shape,
                  const faults::Activity *activity, InFlight &flight) {
-    StagingBuffers &buffers = staging();
-    const std::vector<StagedPart> parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes);
-    std::vector<std::byte *> taken;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      std::byte *buffer = buffers.take_out();
-      if (!buffer) {
-        for (std::byte *given : taken)
-          buffers.give_back_out(given);
-        return false;
-      }
-      taken.push_back(buffer);
+    for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
+      OutPart &queued = out_parts_.emplace_back();
+      queued.flight = &flight;
+      queued.device = device;
+      queued.host = host;
+      queued.shape = shape;
+      queued.part = part;
+      if (activity) queued.activity = *activity;
+      ++flight.staged_out_left;
     }
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const StagedPart &part = parts[i];
-      dma_part(taken[i], part.row_bytes, device + part.offset, shape.stride, part, cudaMemcpyDeviceToHost,
-               stream);
-      flight.drains.push_back(
-          CopyThreads::unpack(shape, part, taken[i], host, activity ? *activity : faults::Activity{}));
-      flight.drain_buffers.push_back(taken[i]);
-    }
-    return true;
+    flight.stages_out = true;
   }
 
-  // The command is done: its staged copies out go on to user memory, on
-  // the copy threads; it is reported once they have (drained).
-  void start_drains(InFlight &flight) {
-    for (CopyThreads::Job &job : flight.drains)
-      copy_threads_->post(job);
-    flight.draining = !flight.drains.empty();
-  }
-  bool drained(InFlight &flight) {
-    return std::all_of(flight.drains.begin(), flight.drains.end(),
-                       [&](const CopyThreads::Job &job) { return copy_threads_->finished(job); });
+  // Moves the staged copies out on: a DMA for each waiting part that a
+  // free buffer can take, in queue order (after the task that wrote its
+  // data, if any); a drain for each part whose DMA has landed; the buffers
+  // of drained parts back to the ring. Parts leave the queue from its front
+  // (a drain that finishes early keeps its buffer until those before it
+  // have). True if anything moved.
+  bool pump_out() {
+    bool moved = false;
+    std::shared_ptr<CudaEvent> batch;
+    const InFlight *waited_for = nullptr;
+    cudaStream_t stream = staged_out_->get();
+    for (; out_issued_ < out_parts_.size(); ++out_issued_) {
+      OutPart &part = out_parts_[out_issued_];
+      std::byte *buffer = staging_->take_out();
+      if (!buffer) break;
+      InFlight &flight = *part.flight;
+      // A copy after a task reads what the task wrote: this stream waits
+      // for it (the task's own `out` stream did, for its unstaged copies).
+      if (&flight != waited_for && flight.command.task) {
+        CSS_CUDA_CHECK(cudaStreamWaitEvent(stream, flight.task_end.get(), 0));
+        waited_for = &flight;
+      }
+      if (flight.staged_out_from < 0) flight.staged_out_from = context_.now();
+      if (!batch) batch = std::make_shared<CudaEvent>();
+      part.buffer = buffer;
+      part.landed = batch;
+      dma_part(buffer, part.part.row_bytes, part.device + part.part.offset, part.shape.stride, part.part,
+               cudaMemcpyDeviceToHost, stream);
+      part.drain = CopyThreads::unpack(part.shape, part.part, buffer, part.host, part.activity);
+      moved = true;
+    }
+    if (batch) batch->record(stream);
+    const CudaEvent *seen_landed = nullptr; // parts of one batch share their event: query it once
+    for (std::size_t i = 0; i < out_issued_; ++i) {
+      OutPart &part = out_parts_[i];
+      if (part.draining) continue;
+      if (part.landed.get() != seen_landed) {
+        if (!part.landed->done()) break; // the stream is in order: later batches have not landed either
+        seen_landed = part.landed.get();
+      }
+      copy_threads_->post(part.drain);
+      part.draining = true;
+      moved = true;
+    }
+    while (out_issued_ > 0 && out_parts_.front().draining &&
+           copy_threads_->finished(out_parts_.front().drain)) {
+      OutPart &part = out_parts_.front();
+      staging_->give_back_out(part.buffer);
+      --part.flight->staged_out_left;
+      out_parts_.pop_front();
+      --out_issued_;
+      moved = true;
+    }
+    return moved;
   }
 
   // One region of a transfer, `offset` bytes after the object's first byte.
@@ -424,9 +479,10 @@ private:
       dma_staged_in(*issuing_, destination, shape, stream);
       return;
     }
-    if (transfer.to_space == 0 && transfer.from_space != 0 && flight && stages(destination, shape) &&
-        stage_out(source, destination, shape, stream, activity, *flight))
+    if (transfer.to_space == 0 && transfer.from_space != 0 && flight && stages(destination, shape)) {
+      stage_out(source, destination, shape, activity, *flight);
       return;
+    }
     // Locked ahead by the pinning service, mostly; what is not yet locked
     // is locked now, or waited for where the service has started on it,
     // unless it is copied pageable (CSS_UNLOCKED_COPIES=pageable). Strided
@@ -527,9 +583,11 @@ private:
       flight->peer_start.record(peer_->get());
       // Alias copies within this device's memory follow the copies from the
       // host on their stream: they overwrite parts of what those brought in.
+      // (No copy out among them stages: the task must follow its copies on
+      // these streams, and a staged part's DMA is issued when its turn comes.)
       for (const Transfer &transfer : command.before)
         copy(transfer, transfer.from_space == 0 || transfer.is_alias_copy() ? in_->get() : peer_->get(),
-             flight->leases, command.task.get(), flight.get());
+             flight->leases, command.task.get());
       // Both streams are in order: these events also cover earlier
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
@@ -591,9 +649,10 @@ private:
     };
     bool tracing = context_.trace->enabled();
     if (tracing && !command.task) {
-      context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
-                             command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
-                             at(flight.copies_end), payload_bytes(command.before));
+      if (!flight.stages_out) // else finish() traces it
+        context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
+                               command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
+                               at(flight.copies_end), payload_bytes(command.before));
     } else if (tracing) {
       std::uint64_t from_host = 0, from_peers = 0;
       for (const Transfer &transfer : command.before)
@@ -610,18 +669,24 @@ private:
       task.start_time = at(flight.task_start);
       task.end_time = at(flight.task_end);
       context_.count_device_task(index(), name_, task);
-      if (tracing && !command.after.empty())
+      if (tracing && !command.after.empty() && !flight.stages_out)
         context_.trace->record(name_ + " out", "write-back", at(flight.after_start), now,
                                payload_bytes(command.after), task.traced());
     }
-    start_drains(flight);
+    flight.completed = true;
   }
 
+  // Completed, and its staged copies out are in user memory: reported.
   void finish(InFlight &flight) {
-    for (std::byte *buffer : flight.drain_buffers)
-      staging_->give_back_out(buffer);
+    DeviceCommand &command = flight.command;
+    // A write-back that staged ends when its last part is drained (its
+    // events only cover what did not stage).
+    if (flight.stages_out && context_.trace->enabled())
+      context_.trace->record(name_ + " out", "write-back", flight.staged_out_from, context_.now(),
+                             payload_bytes(command.task ? command.after : command.before),
+                             command.task ? command.task->traced() : TraceTask{});
     if (page_locks_) page_locks_->release(flight.leases);
-    context_.report_done(flight.command, space());
+    context_.report_done(command, space());
   }
 
   void run(std::latch &ready) {
@@ -635,6 +700,7 @@ private:
     in_ = std::make_unique<CudaStream>();
     peer_ = std::make_unique<CudaStream>();
     out_ = std::make_unique<CudaStream>();
+    staged_out_ = std::make_unique<CudaStream>();
     // One cuBLAS handle per lane: a handle's workspace must not be shared by
     // kernels running at once.
     auto make_lane = [](int priority) {
@@ -679,9 +745,10 @@ private:
         pending_.pop_front();
         progress = true;
       }
+      if (staging_ && pump_out()) progress = true;
       for (auto it = in_flight_.begin(); it != in_flight_.end();) {
         InFlight &flight = **it;
-        if (!flight.draining) {
+        if (!flight.completed) {
           if (!flight.done.done()) {
             ++it;
             continue;
@@ -689,7 +756,7 @@ private:
           complete(flight);
           progress = true;
         }
-        if (flight.draining && !drained(flight)) {
+        if (flight.staged_out_left > 0) {
           ++it;
           continue;
         }
@@ -712,6 +779,7 @@ private:
     in_.reset();
     peer_.reset();
     out_.reset();
+    staged_out_.reset();
     sanitizer_heap_.close();
     CSS_CUDA_CHECK(cudaFree(pool_));
     pool_ = nullptr;
@@ -735,6 +803,9 @@ private:
     std::unique_ptr<CublasHandle> cublas; // bound to `stream`; declared after it, so destroyed first
   };
   std::unique_ptr<CudaStream> in_, peer_, out_;
+  std::unique_ptr<CudaStream> staged_out_; // the DMAs of staged copies out, in their turn (pump_out)
+  std::deque<OutPart> out_parts_;          // worker thread only: queued, oldest first; never moved
+  std::size_t out_issued_ = 0;             // the first out_issued_ of out_parts_ hold buffers
   unsigned lane_count_;
   std::vector<ComputeLane> lanes_; // CSS_GPU_STREAMS compute streams, worker thread only
   bool priority_lane_;             // CSS_GPU_PRIORITY_LANE

@@ -35,10 +35,10 @@ private:
 // One device's page-locked staging buffers, made by its worker when it
 // starts (before its first command) if staging is on. Copies in take
 // buffers of a fixed ring while their command waits to be issued; a buffer
-// is free again once the DMA recorded after it has completed. Copies out
-// hold theirs until their command is done and the copy threads have moved
-// the bytes on to user memory; when all max_out are held, a copy out locks
-// its memory instead.
+// is free again once the DMA recorded after it has completed. A copy out
+// takes its buffers one part at a time, in its turn, and holds each until
+// a copy thread has moved its bytes on to user memory (CudaDevice's
+// OutPart): a copy out larger than all max_out buffers streams through them.
 //
 // Every buffer is cut from two allocations made when the worker starts, not
 // as copies need them: cudaHostAlloc runs at about 2-3 GB/s (0.30-0.41 s for
@@ -51,7 +51,7 @@ class StagingBuffers {
 public:
   static constexpr std::size_t buffer_bytes = std::size_t{2} << 20;
   static constexpr std::size_t ring_size = 128; // 256 MiB: eight tiles of 2048 x 2048 doubles being filled
-  static constexpr std::size_t max_out = 256;   // 512 MiB held by copies out at most
+  static constexpr std::size_t max_out = 256;   // 512 MiB: copies out that have landed or are being drained
 
   StagingBuffers() : in_block_(ring_size * buffer_bytes), out_block_(max_out * buffer_bytes) {
     for (std::size_t i = 0; i < ring_size; ++i)
@@ -88,7 +88,7 @@ public:
     buffer.emptied.record(stream);
     buffer.taken = false;
   }
-  // A buffer for a copy out, or null when max_out are held.
+  // A buffer for a part of a copy out, or null when all max_out are held.
   std::byte *take_out() {
     if (out_free_.empty()) return nullptr;
     std::byte *buffer = out_free_.back();
