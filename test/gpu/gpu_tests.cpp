@@ -831,6 +831,62 @@ TEST(GpuStaging, CopiesOutLargerThanTheRingStreamThroughIt) {
   EXPECT_TRUE(std::all_of(vector.begin(), vector.end(), [](unsigned char c) { return c == 0x6b; }));
 }
 
+struct DoubleArgs {
+  int rows, columns, ld;
+};
+
+// inout(a column-major rows x columns matrix, leading dimension ld): a *= 2
+// on the GPU (cublasDgeam in place).
+void double_matrix_body(void *packed, const css_task_env *env) {
+  auto *args = static_cast<DoubleArgs *>(packed);
+  auto *a = static_cast<double *>(env->addresses[0]);
+  const double two = 2.0, zero = 0.0;
+  ASSERT_EQ(CUBLAS_STATUS_SUCCESS, cublasDgeam(static_cast<cublasHandle_t>(env->cublas_handle), CUBLAS_OP_N,
+                                               CUBLAS_OP_N, args->rows, args->columns, &two, a, args->ld, &zero,
+                                               a, args->ld, a, args->ld));
+}
+
+// Copies in larger than the staging ring's 256 MiB stream through it too (a
+// task reading such a region on a first run had it page-locked as copied,
+// on the GPU worker's thread): a strided region of 573 MB and a contiguous
+// one of 300 MB, doubled on the GPU, come home right, with the bytes between
+// the strided region's rows untouched, and nothing is locked.
+TEST(GpuStaging, CopiesInLargerThanTheRingStreamThroughIt) {
+  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+  constexpr int ld = 12288, rows = 10240, columns = 7000, flat = 37'500'000;
+  auto value = [](std::size_t i, std::size_t j) { return static_cast<double>((i + 7 * j) % 1009); };
+  std::vector<double> matrix(static_cast<std::size_t>(ld) * columns), vector(flat);
+  for (std::size_t j = 0; j < columns; ++j)
+    for (std::size_t i = 0; i < ld; ++i)
+      matrix[j * ld + i] = value(i, j);
+  for (std::size_t i = 0; i < flat; ++i)
+    vector[i] = value(i, 3);
+  Config config;
+  config.num_cpus = 1;
+  config.num_gpus = 1;
+  config.staging_auto = false;
+  config.staging_threads = 4;
+  config.unlocked_copies = UnlockedCopies::Lock;
+  const std::size_t payload = sizeof(double) * (std::size_t{rows} * columns + flat);
+  {
+    Runtime runtime(config);
+    css_access strided{css_region{matrix.data(), rows * sizeof(double), columns, ld * sizeof(double)}, CSS_INOUT,
+                       CSS_COPY_DEFAULT, 0};
+    submit(runtime, double_matrix_body, DoubleArgs{rows, columns, ld}, {strided});
+    submit(runtime, double_matrix_body, DoubleArgs{flat, 1, flat},
+           {access(vector.data(), flat * sizeof(double), CSS_INOUT)});
+    runtime.finish();
+    auto stats = runtime.stats();
+    EXPECT_EQ(stats.pinned_bytes, 0u) << "a copy was page-locked rather than staged";
+    EXPECT_GE(stats.staged_bytes, 2 * payload);
+  }
+  for (std::size_t j = 0; j < columns; ++j)
+    for (std::size_t i = 0; i < ld; ++i)
+      ASSERT_EQ(matrix[j * ld + i], (i < rows ? 2 : 1) * value(i, j)) << "row " << i << ", column " << j;
+  for (std::size_t i = 0; i < flat; ++i)
+    ASSERT_EQ(vector[i], 2 * value(i, 3)) << "element " << i;
+}
+
 // wb moves fewer bytes than wt, and wt fewer than nocache, on a workload
 // that reuses data on the device.
 TEST(GpuPolicies, BytesMovedOrderWbWtNocache) {

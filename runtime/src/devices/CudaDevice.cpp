@@ -266,6 +266,15 @@ private:
     StagedPart part;
     CopyThreads::Job job;
   };
+  // A part of a command's staged copies in that has more parts than the
+  // ring has buffers: filled and DMAed as buffers come free (stream_in).
+  struct InPart {
+    const std::byte *host = nullptr; // the piece's first byte in user memory
+    std::byte *device = nullptr;     // and on this device
+    Region shape;
+    StagedPart part;
+    faults::Activity activity;
+  };
   struct Pending {
     DeviceCommand command;
     bool prepared = false;
@@ -273,6 +282,13 @@ private:
     std::size_t next_piece = 0;    // issue(): the next entry of `staged`
     std::vector<StagedFill> fills; // in copy order; reserved before the first is posted (a job must not move)
     std::size_t next_fill = 0;     // issue(): the next of `fills` to DMA
+    // Copies in larger than the ring stream through it before the command
+    // is issued, once it is the oldest: `streamed` lists their parts, whose
+    // fills are posted as buffers free and DMAed in order (next_dma).
+    std::vector<InPart> streamed;
+    std::size_t next_dma = 0;
+    bool streams_in() const { return !streamed.empty(); }
+    bool all_filling() const { return fills.size() == streamed.size(); }
   };
 
   // `task`: the task whose command this is (null for write-backs and loads
@@ -334,7 +350,10 @@ private:
   // Starts the fills of the command's staged copies in: each host piece not
   // locked goes through buffers (unless it has been staged often: stages),
   // all of the command's or none. False when the ring has too few free
-  // buffers now: the command waits, and so do those behind it.
+  // buffers now: the command waits, and so do those behind it. A command
+  // with more parts than the ring has buffers streams them instead
+  // (stream_in); until the ninth session it was locked as copied, on this
+  // thread: LU's first panel, 805 MB, at 14 GB/s (performance.md).
   bool prepare(Pending &pending) {
     if (!copy_threads_) return pending.prepared = true;
     std::size_t needed = 0;
@@ -345,11 +364,14 @@ private:
                            });
     if (needed == 0) return pending.prepared = true;
     StagingBuffers &buffers = staging();
-    const bool fits = needed <= StagingBuffers::ring_size; // else its copies in lock as they copy
-    if (fits && needed > buffers.free_in()) return false;
+    if (needed > StagingBuffers::ring_size) {
+      plan_streamed_in(pending);
+      return pending.prepared = true;
+    }
+    if (needed > buffers.free_in()) return false;
     pending.fills.reserve(needed);
     auto start_fills = [&](std::byte *host, const Region &shape, const Transfer &transfer) {
-      const bool staged = fits && stages(host, shape);
+      const bool staged = stages(host, shape);
       pending.staged.push_back(staged);
       if (!staged) return;
       const faults::Activity activity = copy_activity(transfer, pending.command.task.get());
@@ -364,7 +386,55 @@ private:
     return pending.prepared = true;
   }
 
+  // prepare(), for a command whose copies in outnumber the ring's buffers:
+  // the parts of its pieces that stage, in copy order; nothing is posted yet.
+  void plan_streamed_in(Pending &pending) {
+    for_each_host_piece_in(
+        pending.command, [&](std::byte *host, const Region &shape, const Transfer &transfer) {
+          const bool staged = stages(host, shape);
+          pending.staged.push_back(staged);
+          if (!staged) return;
+          const faults::Activity activity = copy_activity(transfer, pending.command.task.get());
+          std::byte *device = transfer.destination + (host - transfer.source);
+          for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes))
+            pending.streamed.push_back({host, device, shape, part, activity});
+        });
+    pending.fills.reserve(pending.streamed.size());
+  }
+
+  // The oldest pending command streams its copies in: the parts filled so
+  // far are DMAed in order on the `in` stream (the command's own copies and
+  // task follow there once it is issued; every earlier command is issued
+  // already), and as many next parts start filling as the ring has free
+  // buffers. True if anything moved.
+  bool stream_in(Pending &pending) {
+    bool moved = false;
+    while (pending.next_dma < pending.fills.size() &&
+           copy_threads_->finished(pending.fills[pending.next_dma].job)) {
+      StagedFill &fill = pending.fills[pending.next_dma];
+      const InPart &part = pending.streamed[pending.next_dma++];
+      dma_part(part.device + part.part.offset, part.shape.stride, fill.buffer->host, part.part.row_bytes,
+               part.part, cudaMemcpyHostToDevice, in_->get());
+      staging_->queued_from(*fill.buffer, in_->get());
+      moved = true;
+    }
+    while (!pending.all_filling()) {
+      StagingBuffers::InBuffer *buffer = staging_->try_take_in();
+      if (!buffer) break;
+      const InPart &part = pending.streamed[pending.fills.size()];
+      StagedFill &fill = pending.fills.emplace_back(
+          StagedFill{buffer, part.part,
+                     CopyThreads::pack(part.shape, part.part, part.host, buffer->host, part.activity)});
+      copy_threads_->post(fill.job);
+      moved = true;
+    }
+    return moved;
+  }
+
+  // Whether the command's fills are done: for one that streams, all of its
+  // parts DMAed already.
   bool fills_done(Pending &pending) {
+    if (pending.streams_in()) return pending.next_dma == pending.streamed.size();
     return std::all_of(pending.fills.begin() + static_cast<std::ptrdiff_t>(pending.next_fill),
                        pending.fills.end(),
                        [&](const StagedFill &fill) { return copy_threads_->finished(fill.job); });
@@ -373,6 +443,14 @@ private:
   // issue(): the next host piece copied in went through buffers, filled by
   // now: their DMAs to `device`, in order, on `stream`.
   void dma_staged_in(Pending &pending, std::byte *device, const Region &shape, cudaStream_t stream) {
+    if (pending.streams_in()) { // DMAed while it streamed, to the same place in the same order
+      const std::size_t parts = plan_staged_parts(shape, StagingBuffers::buffer_bytes).size();
+      if (pending.next_fill + parts > pending.next_dma ||
+          pending.streamed[pending.next_fill].device != device)
+        fatal("internal error: a streamed copy in out of order (CudaDevice.cpp)");
+      pending.next_fill += parts;
+      return;
+    }
     for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
       if (pending.next_fill == pending.fills.size())
         fatal("internal error: a staged fill missing (CudaDevice.cpp)");
@@ -738,8 +816,14 @@ private:
         command = DeviceCommand{};
         progress = true;
       }
-      for (Pending &pending : pending_)
+      for (Pending &pending : pending_) {
         if (!pending.prepared && !prepare(pending)) break;
+        // One that streams takes the ring's buffers as they free: those
+        // behind it take none until it has them all (they would hold them
+        // until issued, after it).
+        if (pending.streams_in() && !pending.all_filling()) break;
+      }
+      if (!pending_.empty() && pending_.front().streams_in() && stream_in(pending_.front())) progress = true;
       while (!pending_.empty() && pending_.front().prepared && fills_done(pending_.front())) {
         issue(pending_.front());
         pending_.pop_front();

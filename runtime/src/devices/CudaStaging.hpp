@@ -74,14 +74,19 @@ public:
   }
   // A free buffer of the ring (there must be one: free_in), taken.
   InBuffer &take_in() {
+    if (InBuffer *buffer = try_take_in()) return *buffer;
+    fatal("internal error: no free staging buffer on a device (CudaDevice.cpp)");
+  }
+  // A free buffer of the ring, taken, or null when there is none.
+  InBuffer *try_take_in() {
     for (std::size_t i = 0; i < in_.size(); ++i) {
       InBuffer &buffer = in_[(next_in_ + i) % in_.size()];
       if (buffer.taken || !buffer.emptied.done()) continue;
       buffer.taken = true;
       next_in_ = (next_in_ + i + 1) % in_.size();
-      return buffer;
+      return &buffer;
     }
-    fatal("internal error: no free staging buffer on a device (CudaDevice.cpp)");
+    return nullptr;
   }
   // Its DMA is queued on `stream`: free again once that is done.
   void queued_from(InBuffer &buffer, cudaStream_t stream) {
