@@ -797,21 +797,29 @@ void fill_region_body(void *packed, const css_task_env *env) {
                                            args->rows, static_cast<cudaStream_t>(env->cuda_stream)));
 }
 
+// One GPU whose first copies stage through 4 copy threads (memory not
+// locked yet would otherwise be locked as copied).
+class GpuStaging : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+    config.num_cpus = 1;
+    config.num_gpus = 1;
+    config.staging_auto = false;
+    config.staging_threads = 4;
+    config.unlocked_copies = UnlockedCopies::Lock;
+  }
+  Config config;
+};
+
 // Copies out larger than the staging ring's 512 MiB of out-buffers stream
 // through it, a part at a time, instead of page-locking their span: a
 // strided region of 573 MB (LU's block columns are such regions) and a
 // contiguous one of 300 MB, written on the GPU, come home staged, with the
 // bytes between the strided region's rows untouched.
-TEST(GpuStaging, CopiesOutLargerThanTheRingStreamThroughIt) {
-  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+TEST_F(GpuStaging, CopiesOutLargerThanTheRingStreamThroughIt) {
   constexpr std::size_t stride = 96 << 10, row_bytes = 80 << 10, rows = 7000, flat = 300'000'000;
   std::vector<unsigned char> matrix(stride * rows, 0x11), vector(flat, 0x22);
-  Config config;
-  config.num_cpus = 1;
-  config.num_gpus = 1;
-  config.staging_auto = false;
-  config.staging_threads = 4;
-  config.unlocked_copies = UnlockedCopies::Lock;
   {
     Runtime runtime(config);
     css_access strided{css_region{matrix.data(), row_bytes, rows, stride}, CSS_OUT, CSS_COPY_DEFAULT, 0};
@@ -851,8 +859,7 @@ void double_matrix_body(void *packed, const css_task_env *env) {
 // on the GPU worker's thread): a strided region of 573 MB and a contiguous
 // one of 300 MB, doubled on the GPU, come home right, with the bytes between
 // the strided region's rows untouched, and nothing is locked.
-TEST(GpuStaging, CopiesInLargerThanTheRingStreamThroughIt) {
-  if (gpus_present() < 1) GTEST_SKIP() << "no GPU present; run on a GPU node (docs/testing.md)";
+TEST_F(GpuStaging, CopiesInLargerThanTheRingStreamThroughIt) {
   constexpr int ld = 12288, rows = 10240, columns = 7000, flat = 37'500'000;
   auto value = [](std::size_t i, std::size_t j) { return static_cast<double>((i + 7 * j) % 1009); };
   std::vector<double> matrix(static_cast<std::size_t>(ld) * columns), vector(flat);
@@ -861,12 +868,6 @@ TEST(GpuStaging, CopiesInLargerThanTheRingStreamThroughIt) {
       matrix[j * ld + i] = value(i, j);
   for (std::size_t i = 0; i < flat; ++i)
     vector[i] = value(i, 3);
-  Config config;
-  config.num_cpus = 1;
-  config.num_gpus = 1;
-  config.staging_auto = false;
-  config.staging_threads = 4;
-  config.unlocked_copies = UnlockedCopies::Lock;
   const std::size_t payload = sizeof(double) * (std::size_t{rows} * columns + flat);
   {
     Runtime runtime(config);
