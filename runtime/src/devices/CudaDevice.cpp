@@ -233,6 +233,7 @@ private:
     std::size_t staged_out_left = 0;
     bool stages_out = false;
     double staged_out_from = -1; // host clock at its first part's DMA, for the trace
+    double streamed_in_from = -1; // host clock at its first streamed copy in's DMA (Pending), for the trace
   };
   // A part (at most one buffer) of a staged copy out. Parts take the out
   // ring's buffers in the order they were queued, as many at once as are
@@ -287,6 +288,7 @@ private:
     // fills are posted as buffers free and DMAed in order (next_dma).
     std::vector<InPart> streamed;
     std::size_t next_dma = 0;
+    double streamed_from = -1; // host clock at the first of their DMAs
     bool streams_in() const { return !streamed.empty(); }
     bool all_filling() const { return fills.size() == streamed.size(); }
   };
@@ -413,6 +415,7 @@ private:
            copy_threads_->finished(pending.fills[pending.next_dma].job)) {
       StagedFill &fill = pending.fills[pending.next_dma];
       const InPart &part = pending.streamed[pending.next_dma++];
+      if (pending.streamed_from < 0) pending.streamed_from = context_.now();
       dma_part(part.device + part.part.offset, part.shape.stride, fill.buffer->host, part.part.row_bytes,
                part.part, cudaMemcpyHostToDevice, in_->get());
       staging_->queued_from(*fill.buffer, in_->get());
@@ -647,6 +650,7 @@ private:
     issuing_ = &pending;
     DeviceCommand command = std::move(pending.command);
     auto flight = std::make_unique<InFlight>();
+    flight->streamed_in_from = pending.streamed_from;
     if (!command.task) {
       // Transfer-only: loads ahead of this device's tasks, or write-backs of
       // its replicas to the host.
@@ -725,19 +729,24 @@ private:
       CSS_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, event.get(), flight.done.get()));
       return now - milliseconds * 1e-3;
     };
+    // Copies in that streamed began before the command was issued.
+    auto copies_from = [&] {
+      const double start = at(flight.copies_start);
+      return flight.streamed_in_from >= 0 ? std::min(flight.streamed_in_from, start) : start;
+    };
     bool tracing = context_.trace->enabled();
     if (tracing && !command.task) {
       if (!flight.stages_out) // else finish() traces it
         context_.trace->record(name_ + (command.is_load() ? " in" : " out"),
-                               command.is_load() ? "load-ahead" : "write-back", at(flight.copies_start),
+                               command.is_load() ? "load-ahead" : "write-back", copies_from(),
                                at(flight.copies_end), payload_bytes(command.before));
     } else if (tracing) {
       std::uint64_t from_host = 0, from_peers = 0;
       for (const Transfer &transfer : command.before)
         (transfer.from_space == 0 ? from_host : from_peers) += transfer.payload_bytes();
       if (from_host)
-        context_.trace->record(name_ + " in", "fetch", at(flight.copies_start), at(flight.copies_end),
-                               from_host, command.task->traced());
+        context_.trace->record(name_ + " in", "fetch", copies_from(), at(flight.copies_end), from_host,
+                               command.task->traced());
       if (from_peers)
         context_.trace->record(name_ + " peer", "fetch", at(flight.peer_start), at(flight.peer_end),
                                from_peers, command.task->traced());
