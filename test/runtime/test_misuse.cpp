@@ -83,6 +83,22 @@ TEST_F(Misuse, StridedRegionWrapsAroundTheAddressSpace) {
       expected_message(task, "wrapping_strided"));
 }
 
+// A count computed negative at the call (`v[n]` with n = -3 ints) reaches
+// the runtime as a size near 2^64: the message says the count is negative.
+TEST_F(Misuse, NegativeCountIsNamedAsSuch) {
+  static char buffer[64];
+  Task task("negative_count");
+  const auto bytes = static_cast<std::size_t>(-12);
+  task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "negative_count") + ".*negative at this call: -12 bytes a row");
+}
+
 TEST_F(Misuse, SubmitAfterFinish) {
   static int value;
   Task late("late_task");

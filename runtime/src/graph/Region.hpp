@@ -48,11 +48,20 @@ struct Region {
     if (base == 0) return "region at a null address with " + std::to_string(payload_bytes()) + " bytes";
     if (rows > 1 && stride < row_bytes)
       return "strided region whose rows overlap (stride smaller than a row)";
+    // A size past 2^63 bytes is almost always a negative count or length
+    // computed at the call (`v[n - m]` with m > n) and converted to size_t.
+    auto wraps = [&] {
+      const bool negative = static_cast<std::ptrdiff_t>(row_bytes) < 0 ||
+                            static_cast<std::ptrdiff_t>(rows) < 0 || static_cast<std::ptrdiff_t>(stride) < 0;
+      return std::string("region wraps around the address space") +
+             (negative ? " (a size or count of the item is negative at this call: " +
+                             std::to_string(static_cast<std::ptrdiff_t>(row_bytes)) + " bytes a row, " +
+                             std::to_string(static_cast<std::ptrdiff_t>(rows)) + " rows)"
+                       : "");
+    };
     std::size_t extent = 0;
-    if (rows > 1 && __builtin_mul_overflow(rows - 1, stride, &extent))
-      return "region wraps around the address space";
-    if (__builtin_add_overflow(extent, row_bytes, &extent) || base + extent < base)
-      return "region wraps around the address space";
+    if (rows > 1 && __builtin_mul_overflow(rows - 1, stride, &extent)) return wraps();
+    if (__builtin_add_overflow(extent, row_bytes, &extent) || base + extent < base) return wraps();
     return std::nullopt;
   }
 

@@ -169,6 +169,26 @@ TaskRef make_user_task(const css_task_desc &desc, std::uint64_t id);
 // (user memory or a renamed buffer).
 void host_addresses(const Task &task, std::vector<void *> &addresses);
 
+// Where an access whose region is empty (a section whose length is 0 at run
+// time, such as `in(x[0;i0])` at i0 = 0) lives for this execution: such an
+// access has no storage, but its body may still take its parameter's pointer
+// from it and reach the task's other regions from there (the translator
+// rebases each pointer through the parameter's first access). So: inside the
+// storage of another access whose object's shape holds its first byte, as
+// that access's address is found by `locate(object)`; else its user address,
+// of which the body reads no byte. Until 2026-11-29 it was null, and a
+// triangular solve whose first block names x[0;0] crashed in its body.
+template <typename Locate>
+void *empty_access_address(const Task &task, const BoundAccess &empty, Locate locate) {
+  const std::uintptr_t first = empty.region.base;
+  for (const BoundAccess &other : task.accesses) {
+    const DataObject *object = other.object.get();
+    if (object && first >= object->shape.base && first <= object->shape.end())
+      return locate(*object) + (first - object->shape.base);
+  }
+  return reinterpret_cast<void *>(first);
+}
+
 // The last step of a task: drop its storage references, count it, and let
 // a master waiting on it or on the barrier go on.
 void mark_completed(Task &task, Stats &stats, LiveTasks &live_tasks);

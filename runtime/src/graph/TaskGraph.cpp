@@ -57,7 +57,9 @@ void host_addresses(const Task &task, std::vector<void *> &addresses) {
   addresses.clear();
   for (const BoundAccess &access : task.accesses)
     addresses.push_back(access.object ? access.object->host + (access.region.base - access.object->shape.base)
-                                      : nullptr);
+                                      : empty_access_address(task, access, [](const DataObject &object) {
+                                          return object.host;
+                                        }));
 }
 
 void mark_completed(Task &task, Stats &stats, LiveTasks &live_tasks) {

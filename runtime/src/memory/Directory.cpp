@@ -752,8 +752,11 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
   plan.addresses.clear();
   for (const BoundAccess &access : task.accesses) {
     const DataObject *object = access.object.get();
-    plan.addresses.push_back(
-        object ? object->replicas[space].storage().address + (access.region.base - object->shape.base) : nullptr);
+    plan.addresses.push_back(object ? object->replicas[space].storage().address +
+                                          (access.region.base - object->shape.base)
+                                    : empty_access_address(task, access, [space](const DataObject &other) {
+                                        return other.replicas[space].storage().address;
+                                      }));
   }
   return PlanOutcome::Ready;
 }
