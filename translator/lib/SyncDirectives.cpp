@@ -59,7 +59,8 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
         continue;
       }
       Waited.push_back(*Region);
-      if (!Indirect) warnLoopCounterExtent(AC, Names, Scope, It, LoopCounterUse::Wait);
+      if (!Indirect && !warnLoopCounterExtent(AC, Names, Scope, It, LoopCounterUse::Wait))
+        warnRowCount(Scope, It, *B);
     }
     if (!Ok) return;
     Code = genWaitOn(Waited);
@@ -81,6 +82,30 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
     return;
   }
   Plan.UsesRuntime = true;
+}
+
+/// `wait on(outs[3])` where an element of `outs` is itself an array (a row
+/// of `long outs[4][N]`, of `double (*m)[N]`): GPUSs reads `x[e]` as e
+/// elements, the first 3 rows, but SMPSs's `wait on` took an address, and
+/// its programs write this for row 3. The wait is then for other rows, and
+/// the program reads row 3 before its task has written it (found by a
+/// sweep of SMPSs-style programs, 2026-11-29).
+void SyncDirectives::warnRowCount(const NameScope &Scope, const Item &It, const BaseInfo &B) {
+  if (!It.isClassic() || It.Deref || !It.Members.empty() || It.Dims.size() != 1 ||
+      It.Dims[0].K != Dimension::Extent)
+    return;
+  clang::QualType Element;
+  if (const clang::ArrayType *Array = AC.Ctx.getAsArrayType(B.Type))
+    Element = Array->getElementType();
+  else if (const auto *Pointer = B.Type->getAs<clang::PointerType>())
+    Element = Pointer->getPointeeType();
+  if (Element.isNull() || !Element->isArrayType()) return;
+  const std::string &Count = It.Dims[0].First.Text;
+  AC.warning(Scope.Raw->locationOf(It.Dims[0].Offset),
+             "'%0' is the first %1 rows of '%2' ('x[n]' counts elements in GPUSs, and an element of '%2' is a "
+             "row), not row %1 as the address 'wait on' took in SMPSs; to wait for row %1 write '%2[%1;1]', and "
+             "for the first %1 rows '%2[0;%1]'",
+             It.Text, Count, It.baseText());
 }
 
 } // namespace gpuss

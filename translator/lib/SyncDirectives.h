@@ -8,7 +8,8 @@
 // pointer stored in an array is the data it points to). A directive made by
 // a macro together with other code cannot be rewritten, and is reported.
 // `wait on(x[i])` with `i` the counter of a loop around it is warned about
-// (LoopCounters.h).
+// (LoopCounters.h), and so is `wait on(rows[e])` over an array of arrays,
+// which counts e rows where an SMPSs program meant row e (warnRowCount).
 //
 // Relies on NameLookup, RegionBuilder and AnalysisContext.
 //
@@ -31,6 +32,8 @@ public:
   void handleSync(const ParsedDirective &P);
 
 private:
+  void warnRowCount(const NameScope &Scope, const Item &It, const BaseInfo &B);
+
   AnalysisContext &AC;
   clang::SourceManager &SM;
   const ASTFacts &Facts;
