@@ -1,6 +1,8 @@
 //===- RegionBuilder.cpp - The region an item names ------------------------===//
 #include "RegionBuilder.h"
 
+#include "clang/AST/DeclCXX.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -290,6 +292,23 @@ std::optional<RegionCode> RegionBuilder::buildShapedRegion(const NameScope &S, c
   return R;
 }
 
+/// Whether T is a class whose elements live outside the object: it has a
+/// member function `data()` returning a pointer and is not trivially
+/// copyable (std::vector, std::string; not std::array, whose elements are
+/// the object's own bytes).
+static bool holdsDataElsewhere(clang::QualType T) {
+  const auto *Class = T->getAsCXXRecordDecl();
+  if (!Class || !Class->hasDefinition() || Class->isTriviallyCopyable()) return false;
+  for (const clang::Decl *D : Class->decls()) {
+    const auto *Named = llvm::dyn_cast<clang::NamedDecl>(D);
+    if (!Named || !Named->getDeclName().isIdentifier() || Named->getName() != "data") continue;
+    if (const auto *Method = llvm::dyn_cast<clang::CXXMethodDecl>(D))
+      if (!Method->getReturnType()->isPointerType()) continue;
+    return true;
+  }
+  return false;
+}
+
 std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, const Item &It,
                                                             const BaseInfo &B) {
   SourceLocation Loc = S.Raw->locationOf(It.Offset);
@@ -297,12 +316,30 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
   clang::QualType T = B.Type;
   if (!T->isPointerType() && !T->isArrayType()) {
     // A variable named at a call site or in `wait on`: the variable itself.
+    // A container's object (a std::vector's) is not the elements it holds:
+    // naming it alone waits for, or depends on, its few bytes of pointers
+    // (found by a sweep of OmpSs-style programs, 2026-11-29: `on(v)` as the
+    // old message advised waited for nothing).
+    const bool HoldsData = holdsDataElsewhere(T);
     if (!It.Dims.empty()) {
-      AC.error(S.Raw->locationOf(It.Dims.front().Offset),
-               "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
-               AC.printType(T));
+      if (HoldsData)
+        AC.error(S.Raw->locationOf(It.Dims.front().Offset),
+                 "dimensions on '%0', an object of class type '%1': its elements are not in the object; name "
+                 "them through a pointer to its data (for example 'auto *%0_data = %0.data();' before the "
+                 "directive, and '%0_data%2' in it)",
+                 N, AC.printType(T), It.Text.substr(N.size()));
+      else
+        AC.error(S.Raw->locationOf(It.Dims.front().Offset),
+                 "dimensions on '%0', which is a scalar of type '%1'; name the variable alone ('%0')", N,
+                 AC.printType(T));
       return std::nullopt;
     }
+    if (HoldsData)
+      AC.warning(Loc,
+                 "'%0' names the object of class type '%1' itself, not the elements it holds elsewhere "
+                 "(through its 'data()'): the tasks that use those elements through a pointer are not "
+                 "ordered by it; name the elements through a pointer to its data",
+                 N, AC.printType(T));
     RegionCode R;
     R.Base = "&" + N;
     R.Bytes = "sizeof " + N;
