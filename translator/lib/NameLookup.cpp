@@ -3,6 +3,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace gpuss {
 
@@ -32,10 +33,36 @@ const clang::NamedDecl *lookupInClass(const clang::CXXRecordDecl *RD, const std:
 }
 
 /// Why a name is unknown, and where names come from.
-std::string whereNamesCome(const NameScope &S) {
+/// Whether the directive of S stands inside a lambda in the function around
+/// it: names declared in the lambda (its parameters, its locals) are not
+/// among those a clause may use there.
+bool insideLambda(const NameScope &S, const clang::SourceManager &SM) {
+  if (!S.Enclosing || !S.Enclosing->getBody()) return false;
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager &SM;
+    unsigned At;
+    bool Found = false;
+    Finder(const clang::SourceManager &SM, unsigned At) : SM(SM), At(At) {}
+    bool VisitLambdaExpr(clang::LambdaExpr *L) {
+      clang::SourceLocation B = SM.getFileLoc(L->getBody()->getBeginLoc()),
+                            E = SM.getFileLoc(L->getBody()->getEndLoc());
+      if (SM.isWrittenInMainFile(B) && SM.getFileOffset(B) <= At && At <= SM.getFileOffset(E)) Found = true;
+      return !Found;
+    }
+  } F(SM, S.AtOffset);
+  F.TraverseStmt(S.Enclosing->getBody());
+  return F.Found;
+}
+
+std::string whereNamesCome(const NameScope &S, const clang::SourceManager &SM) {
   if (S.TaskFn)
     return "; a clause may use the parameters of '" + S.TaskFn->getNameAsString() +
            "' and the macros, enumerators and globals declared before the pragma";
+  if (insideLambda(S, SM))
+    return "; this task block is inside a lambda, where a clause may use the variables of '" +
+           S.Enclosing->getNameAsString() +
+           "' around the lambda, macros, enumerators and globals, but not the lambda's own parameters "
+           "and locals: make the task a task function that the lambda calls";
   return "; a clause here may use the variables in scope at the pragma, macros, enumerators and globals";
 }
 
@@ -195,10 +222,10 @@ bool NameResolver::checkExprNames(const NameScope &S, const ExprText &E) {
   for (const ExprName &N : E.Names)
     if (!isKnown(S, N.Name)) {
       if (E.Text == N.Name)
-        AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S));
+        AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S, SM));
       else
         AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
-                 whereNamesCome(S));
+                 whereNamesCome(S, SM));
       Ok = false;
     }
   return Ok;
@@ -281,7 +308,7 @@ std::optional<BaseInfo> NameResolver::resolveBase(const NameScope &S, const Item
              "parameters; pass '%0' (or a pointer to it) as a parameter",
              It.Name, S.TaskFn->getNameAsString());
   else
-    AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S));
+    AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S, SM));
   return std::nullopt;
 }
 

@@ -378,7 +378,9 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
                Tag && Tag->getDeclContext()->isFunctionOrMethod())
         Why = "has a type local to the function, which the outlined task cannot name";
       else if (V->hasLocalStorage() && V->getParentFunctionOrMethod() != F)
-        Why = "belongs to a lambda or block around the task block";
+        Why = "belongs to a lambda or block around the task block, which the outlined task cannot reach: "
+              "there a task block may use only the variables of the function around the lambda; make the "
+              "task a task function that the lambda calls";
       if (Why) {
         AC.error(AC.fileLoc(V->getLocation()), "'%0', used in the task block at line %1, %2", Name,
                  std::to_string(Line), Why);
