@@ -21,6 +21,22 @@ clang::SourceLocation RawDirective::locationOf(unsigned Offset) const {
   return Best->Loc;
 }
 
+void OssPragmaWarner::HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
+                                   clang::Token &FirstToken) {
+  clang::DiagnosticsEngine &Diags = PP.getDiagnostics();
+  const unsigned Id = Diags.getCustomDiagID(
+      clang::DiagnosticsEngine::Warning,
+      "'#pragma oss' (OmpSs-2) is not read by GPUSs: the directive is ignored and its code runs in order, "
+      "as no task; write it as '#pragma omp ...' in the OmpSs forms GPUSs reads, or '#pragma css ...' "
+      "(docs/language.md)");
+  Diags.Report(FirstToken.getLocation(), Id);
+  clang::Token Tok;
+  do
+    PP.LexUnexpandedToken(Tok);
+  while (!Tok.is(clang::tok::eod) && !Tok.is(clang::tok::eof));
+  (void)Introducer;
+}
+
 void CssPragmaHandler::HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
                                     clang::Token &FirstToken) {
   RawDirective D;

@@ -56,6 +56,17 @@ private:
   std::vector<RawDirective> &Out;
 };
 
+/// `#pragma oss ...`, OmpSs-2's spelling, which GPUSs does not read: a
+/// warning at each, so that an OmpSs-2 program is not silently run in order
+/// (found by a sweep of OmpSs-style programs, 2026-11-29). The directive is
+/// left in the source, where the compiler ignores it.
+class OssPragmaWarner : public clang::PragmaHandler {
+public:
+  OssPragmaWarner() : clang::PragmaHandler("oss") {}
+  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
+                    clang::Token &FirstToken) override;
+};
+
 /// `#pragma omp` lines that OmpSs programs use for tasks (task, taskwait,
 /// target device(...)) and the OpenMP constructs around and inside them
 /// (isReadOmpDirective). Clang's parser owns the `omp` pragma namespace (it

@@ -81,6 +81,7 @@ public:
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
     Handler = std::make_unique<CssPragmaHandler>(Directives);
     CI.getPreprocessor().AddPragmaHandler(Handler.get());
+    CI.getPreprocessor().AddPragmaHandler(OssWarner.get());
     CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionRecorder>(Inclusions));
     // OmpSs' `#pragma omp task ...`; under -fopenmp the directives are
     // OpenMP's, and Clang's.
@@ -92,6 +93,7 @@ public:
 
   void EndSourceFileAction() override {
     getCompilerInstance().getPreprocessor().RemovePragmaHandler(Handler.get());
+    getCompilerInstance().getPreprocessor().RemovePragmaHandler(OssWarner.get());
   }
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
@@ -104,6 +106,7 @@ private:
   std::vector<RawDirective> Directives;
   std::vector<Inclusion> Inclusions;
   std::unique_ptr<CssPragmaHandler> Handler;
+  std::unique_ptr<OssPragmaWarner> OssWarner = std::make_unique<OssPragmaWarner>();
 };
 
 class TranslateActionFactory : public clang::tooling::FrontendActionFactory {
