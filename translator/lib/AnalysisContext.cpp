@@ -194,7 +194,10 @@ ClauseKind dataClauseOf(Direction D) {
 }
 
 bool isScalar(clang::QualType T) {
-  return !T->isPointerType() && !T->isArrayType();
+  // A function pointer is a value passed by value: what it points to is
+  // code, not data a task could depend on (SMPSs programs name such
+  // arguments in input(...), as their other by-value ones).
+  return (!T->isPointerType() || T->isFunctionPointerType()) && !T->isArrayType();
 }
 
 bool hasKnownSize(clang::QualType T) {

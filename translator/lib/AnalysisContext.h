@@ -155,7 +155,7 @@ Direction directionOf(ClauseKind K);
 ClauseKind dataClauseOf(Direction D);
 
 // ------------------------------------------------------------ AST helpers
-/// Neither a pointer nor an array.
+/// Neither a pointer (but a function pointer, a value) nor an array.
 bool isScalar(clang::QualType T);
 
 /// Whether the generated code can take sizeof(T): a complete type, or a
