@@ -71,6 +71,9 @@ public:
   void emitSupport(size_t TaskIndex, const CallSite &Site, bool SubmitHelper);
 
 private:
+  /// Calls in macro arguments already reported: an argument expanded twice
+  /// holds one call, reported once (its spelling location's encoding).
+  std::set<clang::SourceLocation::UIntTy> ReportedMacroArgumentCalls;
   /// The class whose definition a call is written in, when the task is a
   /// static member function of it (or of a class inside it): the task's code
   /// goes at the end of that class, where its member functions see it.
