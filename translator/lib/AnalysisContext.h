@@ -96,6 +96,11 @@ public:
     return L.isValid() && L.isFileID() && isTranslatable(SM, L);
   }
   std::string sourceText(clang::CharSourceRange R) const;
+  /// Whether S, as written, holds byte At of File (a directive's place).
+  bool holdsOffset(const clang::Stmt *S, clang::FileID File, unsigned At) const {
+    clang::SourceLocation B = fileLoc(S->getBeginLoc()), E = fileLoc(S->getEndLoc());
+    return SM.getFileID(B) == File && SM.getFileOffset(B) <= At && At <= SM.getFileOffset(E);
+  }
   /// The outermost macro whose expansion `Loc` is in.
   std::string macroNameAt(clang::SourceLocation Loc) const;
   /// The first of Nodes (declarations or statements) that begins at or

@@ -72,6 +72,11 @@ struct Item {
   }
   /// Plain StarSs form: no shape and no `{...}`.
   bool isClassic() const { return Shape.empty() && Regions.empty(); }
+  /// `x[e]`, one count after a plain name: the form whose StarSs meaning (e
+  /// elements) other languages read as element e.
+  bool isSingleCount() const {
+    return isClassic() && !Deref && Members.empty() && Dims.size() == 1 && Dims[0].K == Dimension::Extent;
+  }
   /// The base as written: `name`, `s.m`, `p->m`.
   std::string baseText() const {
     std::string S = Name;

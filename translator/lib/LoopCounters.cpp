@@ -17,11 +17,7 @@ public:
   bool Found = false;
 
   bool VisitForStmt(clang::ForStmt *For) {
-    if (Found || !For->getBody()) return true;
-    clang::SourceLocation B = AC.fileLoc(For->getBody()->getBeginLoc()),
-                          E = AC.fileLoc(For->getBody()->getEndLoc());
-    const clang::SourceManager &SM = AC.SM;
-    if (SM.getFileID(B) != File || SM.getFileOffset(B) > At || At > SM.getFileOffset(E)) return true;
+    if (Found || !For->getBody() || !AC.holdsOffset(For->getBody(), File, At)) return true;
     Found = names(For->getInit()) || names(For->getInc());
     return true;
   }
@@ -49,9 +45,7 @@ private:
 bool warnLoopCounterExtent(AnalysisContext &AC, const NameResolver &Names, const NameScope &S, const Item &It,
                            LoopCounterUse Use) {
   if (!S.Enclosing || !S.Enclosing->getBody() || !S.Raw) return false;
-  if (!It.isClassic() || It.Deref || !It.Members.empty() || It.Dims.size() != 1 ||
-      It.Dims[0].K != Dimension::Extent)
-    return false;
+  if (!It.isSingleCount()) return false;
   static const llvm::Regex Identifier("^[A-Za-z_][A-Za-z0-9_]*$");
   const std::string &Counter = It.Dims[0].First.Text;
   if (!Identifier.match(Counter)) return false;

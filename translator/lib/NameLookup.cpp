@@ -32,33 +32,31 @@ const clang::NamedDecl *lookupInClass(const clang::CXXRecordDecl *RD, const std:
   return nullptr;
 }
 
-/// Why a name is unknown, and where names come from.
 /// Whether the directive of S stands inside a lambda in the function around
 /// it: names declared in the lambda (its parameters, its locals) are not
 /// among those a clause may use there.
-bool insideLambda(const NameScope &S, const clang::SourceManager &SM) {
-  if (!S.Enclosing || !S.Enclosing->getBody()) return false;
+bool insideLambda(const AnalysisContext &AC, const NameScope &S) {
+  if (!S.Enclosing || !S.Enclosing->getBody() || !S.Raw) return false;
   struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::SourceManager &SM;
+    const AnalysisContext &AC;
+    clang::FileID File;
     unsigned At;
     bool Found = false;
-    Finder(const clang::SourceManager &SM, unsigned At) : SM(SM), At(At) {}
     bool VisitLambdaExpr(clang::LambdaExpr *L) {
-      clang::SourceLocation B = SM.getFileLoc(L->getBody()->getBeginLoc()),
-                            E = SM.getFileLoc(L->getBody()->getEndLoc());
-      if (SM.isWrittenInMainFile(B) && SM.getFileOffset(B) <= At && At <= SM.getFileOffset(E)) Found = true;
+      Found = AC.holdsOffset(L->getBody(), File, At);
       return !Found;
     }
-  } F(SM, S.AtOffset);
+  } F{{}, AC, AC.SM.getFileID(AC.fileLoc(S.Raw->Begin)), S.AtOffset};
   F.TraverseStmt(S.Enclosing->getBody());
   return F.Found;
 }
 
-std::string whereNamesCome(const NameScope &S, const clang::SourceManager &SM) {
+/// Why a name is unknown, and where names come from.
+std::string whereNamesCome(const AnalysisContext &AC, const NameScope &S) {
   if (S.TaskFn)
     return "; a clause may use the parameters of '" + S.TaskFn->getNameAsString() +
            "' and the macros, enumerators and globals declared before the pragma";
-  if (insideLambda(S, SM))
+  if (insideLambda(AC, S))
     return "; this task block is inside a lambda, where a clause may use the variables of '" +
            S.Enclosing->getNameAsString() +
            "' around the lambda, macros, enumerators and globals, but not the lambda's own parameters "
@@ -222,10 +220,10 @@ bool NameResolver::checkExprNames(const NameScope &S, const ExprText &E) {
   for (const ExprName &N : E.Names)
     if (!isKnown(S, N.Name)) {
       if (E.Text == N.Name)
-        AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(S, SM));
+        AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0'%1", N.Name, whereNamesCome(AC, S));
       else
         AC.error(S.Raw->locationOf(N.Offset), "unknown name '%0' in '%1'%2", N.Name, E.Text,
-                 whereNamesCome(S, SM));
+                 whereNamesCome(AC, S));
       Ok = false;
     }
   return Ok;
@@ -308,7 +306,7 @@ std::optional<BaseInfo> NameResolver::resolveBase(const NameScope &S, const Item
              "parameters; pass '%0' (or a pointer to it) as a parameter",
              It.Name, S.TaskFn->getNameAsString());
   else
-    AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(S, SM));
+    AC.error(Loc, "unknown name '%0'%1", It.Name, whereNamesCome(AC, S));
   return std::nullopt;
 }
 

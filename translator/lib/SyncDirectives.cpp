@@ -91,9 +91,7 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
 /// the program reads row 3 before its task has written it (found by a
 /// sweep of SMPSs-style programs, 2026-11-29).
 void SyncDirectives::warnRowCount(const NameScope &Scope, const Item &It, const BaseInfo &B) {
-  if (!It.isClassic() || It.Deref || !It.Members.empty() || It.Dims.size() != 1 ||
-      It.Dims[0].K != Dimension::Extent)
-    return;
+  if (!It.isSingleCount()) return;
   clang::QualType Element;
   if (const clang::ArrayType *Array = AC.Ctx.getAsArrayType(B.Type))
     Element = Array->getElementType();
