@@ -235,7 +235,17 @@ private:
     double staged_out_from = -1; // host clock at its first part's DMA, for the trace
     double streamed_in_from = -1; // host clock at its first streamed copy in's DMA (Pending), for the trace
   };
-  // A part (at most one buffer) of a staged copy out. Parts take the out
+  // A part (at most one buffer) of a piece of a staged copy, either way:
+  // the piece's first byte in user memory and on this device, its region,
+  // which part of it, and whose copy it is (for a fault in user memory).
+  struct PartOfCopy {
+    std::byte *host = nullptr;
+    std::byte *device = nullptr;
+    Region shape;
+    StagedPart part;
+    faults::Activity activity;
+  };
+  // A part of a staged copy out, through the out ring. Parts take the out
   // ring's buffers in the order they were queued, as many at once as are
   // free: a DMA into the buffer, then a copy thread drains the buffer into
   // user memory, then the buffer is free for the next part. So a copy out
@@ -245,12 +255,8 @@ private:
   // (0.8 GB of span against 512 MiB of ring) was locked at about 20 GB/s,
   // one after another, while the GPU idled (performance.md).
   struct OutPart {
-    InFlight *flight = nullptr;        // reported once all its parts are drained
-    const std::byte *device = nullptr; // the piece's first byte on this device
-    std::byte *host = nullptr;         // and in user memory
-    Region shape;
-    StagedPart part;
-    faults::Activity activity;
+    InFlight *flight = nullptr; // reported once all its parts are drained
+    PartOfCopy copy;
     std::byte *buffer = nullptr;       // taken once its turn comes
     std::shared_ptr<CudaEvent> landed; // recorded after its DMA (and the others of its batch)
     CopyThreads::Job drain;            // posted once `landed`; must not move then
@@ -267,15 +273,6 @@ private:
     StagedPart part;
     CopyThreads::Job job;
   };
-  // A part of a command's staged copies in that has more parts than the
-  // ring has buffers: filled and DMAed as buffers come free (stream_in).
-  struct InPart {
-    const std::byte *host = nullptr; // the piece's first byte in user memory
-    std::byte *device = nullptr;     // and on this device
-    Region shape;
-    StagedPart part;
-    faults::Activity activity;
-  };
   struct Pending {
     DeviceCommand command;
     bool prepared = false;
@@ -286,7 +283,7 @@ private:
     // Copies in larger than the ring stream through it before the command
     // is issued, once it is the oldest: `streamed` lists their parts, whose
     // fills are posted as buffers free and DMAed in order (next_dma).
-    std::vector<InPart> streamed;
+    std::vector<PartOfCopy> streamed;
     std::size_t next_dma = 0;
     double streamed_from = -1; // host clock at the first of their DMAs
     bool streams_in() const { return !streamed.empty(); }
@@ -414,7 +411,7 @@ private:
     while (pending.next_dma < pending.fills.size() &&
            copy_threads_->finished(pending.fills[pending.next_dma].job)) {
       StagedFill &fill = pending.fills[pending.next_dma];
-      const InPart &part = pending.streamed[pending.next_dma++];
+      const PartOfCopy &part = pending.streamed[pending.next_dma++];
       if (pending.streamed_from < 0) pending.streamed_from = context_.now();
       dma_part(part.device + part.part.offset, part.shape.stride, fill.buffer->host, part.part.row_bytes,
                part.part, cudaMemcpyHostToDevice, in_->get());
@@ -424,7 +421,7 @@ private:
     while (!pending.all_filling()) {
       StagingBuffers::InBuffer *buffer = staging_->try_take_in();
       if (!buffer) break;
-      const InPart &part = pending.streamed[pending.fills.size()];
+      const PartOfCopy &part = pending.streamed[pending.fills.size()];
       StagedFill &fill = pending.fills.emplace_back(
           StagedFill{buffer, part.part,
                      CopyThreads::pack(part.shape, part.part, part.host, buffer->host, part.activity)});
@@ -479,16 +476,12 @@ private:
   // Device to host through the out ring: the piece's parts are queued and
   // go through the ring's buffers as they come free (OutPart, pump_out);
   // the command is reported once they are all in user memory.
-  void stage_out(const std::byte *device, std::byte *host, const Region &shape,
-                 const faults::Activity *activity, InFlight &flight) {
+  void stage_out(std::byte *device, std::byte *host, const Region &shape, const faults::Activity *activity,
+                 InFlight &flight) {
     for (const StagedPart &part : plan_staged_parts(shape, StagingBuffers::buffer_bytes)) {
       OutPart &queued = out_parts_.emplace_back();
       queued.flight = &flight;
-      queued.device = device;
-      queued.host = host;
-      queued.shape = shape;
-      queued.part = part;
-      if (activity) queued.activity = *activity;
+      queued.copy = {host, device, shape, part, activity ? *activity : faults::Activity{}};
       ++flight.staged_out_left;
     }
     flight.stages_out = true;
@@ -520,9 +513,10 @@ private:
       if (!batch) batch = std::make_shared<CudaEvent>();
       part.buffer = buffer;
       part.landed = batch;
-      dma_part(buffer, part.part.row_bytes, part.device + part.part.offset, part.shape.stride, part.part,
+      const PartOfCopy &copy = part.copy;
+      dma_part(buffer, copy.part.row_bytes, copy.device + copy.part.offset, copy.shape.stride, copy.part,
                cudaMemcpyDeviceToHost, stream);
-      part.drain = CopyThreads::unpack(part.shape, part.part, buffer, part.host, part.activity);
+      part.drain = CopyThreads::unpack(copy.shape, copy.part, buffer, copy.host, copy.activity);
       moved = true;
     }
     if (batch) batch->record(stream);
