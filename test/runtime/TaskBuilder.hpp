@@ -356,14 +356,42 @@ inline std::string regex_escape(const std::string &text) {
   return escaped;
 }
 
-// Enters the barrier and calls `open` `delay` later, from another thread:
-// for tests whose first task waits (a Gate, a Flag) until the barrier has
-// ranked the graph, so that the whole graph runs with its ranks.
-template <class Open>
-void barrier_then_open(Runtime &runtime, Open open,
-                       std::chrono::milliseconds delay = std::chrono::milliseconds(200)) {
+// Calls `condition` every millisecond until it holds, or fails the test
+// naming `what` after `limit`.
+template <class Condition>
+void wait_until(Condition condition, const char *what,
+                std::chrono::seconds limit = std::chrono::seconds(120)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << what << ": not within " << limit.count() << " s";
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// Enters the barrier and, from another thread, calls `open` once the
+// scheduler has put the barrier's ranks in force (StatsSnapshot::rankings)
+// and `settled` holds: for tests whose first task waits (a Gate, a Flag)
+// until the graph is ranked, so that the whole graph runs with its ranks.
+// Where nothing is ranked (CSS_CRITICAL_PATH=0, or no accelerators) it
+// opens `unranked_delay` after the barrier starts. It waited a fixed 200 ms
+// until 2026-11-29, a guess that a loaded CI machine under TSan once beat.
+template <class Open, class Settled = bool (*)()>
+void barrier_then_open(
+    Runtime &runtime, Open open, Settled settled = [] { return true; },
+    std::chrono::milliseconds unranked_delay = std::chrono::milliseconds(200)) {
+  const std::uint64_t rankings_before = runtime.stats().rankings;
   std::thread opener([&] {
-    std::this_thread::sleep_for(delay);
+    const bool ranks =
+        runtime.config().critical_path && runtime.body_threads() > 1 + runtime.config().num_cpus;
+    if (ranks)
+      wait_until([&] { return runtime.stats().rankings != rankings_before; },
+                 "the barrier's ranks put in force");
+    else
+      std::this_thread::sleep_for(unranked_delay);
+    wait_until(settled, "the test's condition for opening");
     open();
   });
   runtime.barrier();

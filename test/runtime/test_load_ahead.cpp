@@ -66,7 +66,11 @@ Outcome run_gated(bool load_ahead, unsigned cpus, unsigned devices) {
         })
         .submit(runtime);
   }
-  barrier_then_open(runtime, [&] { gate.open(); }); // the barrier ranks meanwhile
+  // The gate opens once the barrier has ranked the graph and issued every
+  // load (the eight updated blocks): with loads ahead off, once it ranked.
+  const std::uint64_t expected_loads = load_ahead ? updated.size() : 0;
+  barrier_then_open(runtime, [&] { gate.open(); },
+                    [&] { return runtime.stats().loads_ahead >= expected_loads; });
 
   Outcome outcome;
   outcome.loads_ahead = runtime.stats().loads_ahead;

@@ -273,5 +273,33 @@ TEST(DeviceStats, QueuedWorkEmptiesWithTheDevices) {
     EXPECT_EQ(stats.device_queued_seconds[d], 0.0) << "work left in the queue of empty device " << d;
 }
 
+// `rankings` counts the barriers whose ranks the scheduler put in force:
+// one per barrier that finds unfinished tasks when accelerators rank (the
+// tests that hold a gate until the graph is ranked wait on it:
+// barrier_then_open), none without accelerators or with
+// CSS_CRITICAL_PATH=0. A gate holds the work so that it is unfinished when
+// the barrier ranks.
+std::uint64_t rankings_of_two_gated_barriers(const Config &config) {
+  Runtime runtime(config);
+  std::vector<Block> blocks(8);
+  int held = 0;
+  for (int round = 0; round < 2; ++round) {
+    Gate gate;
+    Task("gate").inout(held).body([&](TaskEnv) { EXPECT_TRUE(gate.wait()); }).submit(runtime);
+    submit_work(runtime, blocks, 4);
+    barrier_then_open(runtime, [&] { gate.open(); });
+    runtime.barrier(); // nothing submitted since the last: nothing to rank
+  }
+  return runtime.stats().rankings;
+}
+
+TEST(RankingStats, OneRankingPerBarrierWithWorkWhenDevicesRank) {
+  EXPECT_EQ(rankings_of_two_gated_barriers(sim_config(0, 1, CachePolicy::WriteBack, "1M")), 2u);
+  Config unranked = sim_config(0, 1, CachePolicy::WriteBack, "1M");
+  unranked.critical_path = false;
+  EXPECT_EQ(rankings_of_two_gated_barriers(unranked), 0u);
+  EXPECT_EQ(rankings_of_two_gated_barriers(host_config(2)), 0u);
+}
+
 } // namespace
 } // namespace gpuss::test

@@ -61,6 +61,19 @@ void Helper::run() {
 
 bool Helper::drain_queues() {
   bool progress = false;
+  // First: the master pushes a ranking's expected order and loads ahead
+  // before it raises `ranked`, so this same pass drains them too, and
+  // the ranking is whole once `rankings` counts it.
+  if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
+    // Tasks already waiting were queued before they had ranks.
+    for (auto &by_kind : ready_)
+      for (std::deque<TaskRef> &queue : by_kind)
+        std::stable_sort(queue.begin(), queue.end(), [](const TaskRef &a, const TaskRef &b) {
+          return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
+        });
+    Stats::add(stats_.rankings, 1);
+    progress = true;
+  }
   for (Completion &completion : queues_.completions.drain()) {
     on_completion(completion);
     progress = true;
@@ -74,15 +87,6 @@ bool Helper::drain_queues() {
   for (std::vector<TaskRef> &ranked : queues_.expected_orders.drain()) {
     directory_.expect_order(ranked);
     count_sets(ranked);
-    progress = true;
-  }
-  if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
-    // Tasks already waiting were queued before they had ranks.
-    for (auto &by_kind : ready_)
-      for (std::deque<TaskRef> &queue : by_kind)
-        std::stable_sort(queue.begin(), queue.end(), [](const TaskRef &a, const TaskRef &b) {
-          return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
-        });
     progress = true;
   }
   for (TaskRef &task : queues_.ready.drain()) {

@@ -47,6 +47,9 @@ struct Stats {
   std::atomic<std::uint64_t> working_sets{0};
   // The master: barriers whose graph it ranked in program order (ProgramOrder.hpp).
   std::atomic<std::uint64_t> program_ordered{0};
+  // The helper: barriers' ranks it put in force, re-sorting the tasks
+  // already waiting on its ready lists (CSS_CRITICAL_PATH).
+  std::atomic<std::uint64_t> rankings{0};
   // Dependency edges made between unfinished tasks: by the master at every
   // submit that has dependencies, on a cache line of its own so that it
   // does not pull the workers' counters above away from them at each edge.
