@@ -232,20 +232,24 @@ bool CallSites::checkNoMacro(const clang::CallExpr *Call, const std::string &Fun
   if (CallInMacro) {
     std::string Macro =
         AC.macroNameAt(Call->getRParenLoc().isMacroID() ? Call->getRParenLoc() : Call->getBeginLoc());
-    // Written whole in an argument of a function-like macro (`CHECK(f(x))`):
-    // the macro does not make the call, and the fix is not to rename it.
-    if (SM.isMacroArgExpansion(Call->getBeginLoc()) && SM.isMacroArgExpansion(Call->getRParenLoc())) {
-      const SourceLocation Spelled = SM.getSpellingLoc(Call->getBeginLoc());
-      if (!ReportedMacroArgumentCalls.insert(Spelled.getRawEncoding()).second) return false;
-      AC.error(Spelled,
-               "the call of task function '%0' is written in an argument of macro '%1', which the translator "
-               "cannot rewrite yet: write the call outside the macro (for example, expand the macro's code "
-               "by hand around it)",
+    // Written whole in an argument of a function-like macro (`M(f(x));`)
+    // with a task directive before it: the directive's submit is a
+    // statement, which the argument cannot hold (a call of a function
+    // annotated at its declaration is rewritten there:
+    // planDeclaredTaskCall).
+    if (std::optional<SpelledCall> Spelled = spelledInMacroArgument(Call)) {
+      if (!ReportedMacroCalls.insert(Spelled->NameBegin.getRawEncoding()).second) return false;
+      AC.error(Spelled->NameBegin,
+               "the call of task function '%0' is written in an argument of macro '%1', where a task directive "
+               "before it cannot be translated: write the call outside the macro, or annotate the function's "
+               "declaration instead",
                Function, Macro);
       return false;
     }
+    const SourceLocation Use = AC.fileLoc(Call->getBeginLoc());
+    if (!ReportedMacroCalls.insert(Use.getRawEncoding()).second) return false; // a macro used twice
     AC.error(
-        AC.fileLoc(Call->getBeginLoc()),
+        Use,
         "the call of task function '%0' is made by macro '%1', which the translator cannot rewrite: call "
         "'%0' directly, or let the macro name the function only (an object-like macro such as "
         "'#define %1 %0')",
@@ -289,8 +293,52 @@ void CallSites::planCalls() {
   }
 }
 
+std::optional<CallSites::SpelledCall> CallSites::spelledInMacroArgument(const clang::CallExpr *Call) const {
+  const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  SourceLocation NameBegin = Callee->getBeginLoc(), NameEnd = Callee->getEndLoc();
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+    NameEnd = Ref->getNameInfo().getEndLoc();
+  else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
+    NameEnd = Lookup->getNameInfo().getEndLoc();
+  const SourceLocation RParen = Call->getRParenLoc();
+  for (SourceLocation Loc : {NameBegin, NameEnd, RParen})
+    if (!Loc.isMacroID() || !SM.isMacroArgExpansion(Loc)) return std::nullopt;
+  // Each token as written: in the program's text, all in one file (an
+  // argument that a macro's own body supplies has no text to rewrite).
+  SpelledCall Spelled{SM.getSpellingLoc(NameBegin), SM.getSpellingLoc(NameEnd), SM.getSpellingLoc(RParen)};
+  if (!Spelled.NameBegin.isFileID() || !Spelled.NameEnd.isFileID() || !Spelled.RParen.isFileID())
+    return std::nullopt;
+  // ... and inside the macro's use, not in a macro's definition that the
+  // argument names (`#define STEP f(x)`, then `CHECK(STEP)`), where a
+  // rewrite would change every use of that macro.
+  const clang::CharSourceRange Use = SM.getExpansionRange(Call->getBeginLoc());
+  const clang::FileID File = SM.getFileID(Use.getBegin());
+  for (SourceLocation Loc : {Spelled.NameBegin, Spelled.NameEnd, Spelled.RParen})
+    if (SM.getFileID(Loc) != File || SM.isBeforeInTranslationUnit(Loc, Use.getBegin()) ||
+        SM.isBeforeInTranslationUnit(Use.getEnd(), Loc))
+      return std::nullopt;
+  return Spelled;
+}
+
 void CallSites::planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
   const TaskCode &Code = Tasks[TaskIndex].Code;
+  // Written whole in an argument of a function-like macro (`CHECK(f(x))`,
+  // `IF_ON(c, f(x))`): the call is rewritten where it is written, so the
+  // macro expands the submit as it expanded the call (twice for an argument
+  // used twice, as the sequential program calls it twice).
+  if (std::optional<SpelledCall> Spelled = spelledInMacroArgument(Site.Call)) {
+    if (!checkCallPlace(Site, TaskIndex)) return;
+    emitSupport(TaskIndex, Site, true);
+    if (!RewrittenMacroArgumentCalls.insert(Spelled->NameBegin.getRawEncoding()).second) return;
+    Plan.Replacements.push_back({clang::CharSourceRange::getTokenRange(Spelled->NameBegin, Spelled->NameEnd),
+                                 submitHelperName(Code, AC.Opts)});
+    Plan.Insertions.push_back(
+        {Spelled->RParen, genSubmitHelperExtraArgs(AC.fileName(Spelled->NameBegin), AC.lineOf(Spelled->NameBegin),
+                                                   Site.Call->getNumArgs() > 0)});
+    Plan.UsesRuntime = true;
+    Locals.recordLocalTaskData(Site, TaskIndex);
+    return;
+  }
   if (!checkNoMacro(Site.Call, Code.Label) || !checkCallPlace(Site, TaskIndex)) return;
   emitSupport(TaskIndex, Site, true);
   SourceLocation Loc = AC.fileLoc(Site.Call->getBeginLoc());

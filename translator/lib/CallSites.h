@@ -71,9 +71,10 @@ public:
   void emitSupport(size_t TaskIndex, const CallSite &Site, bool SubmitHelper);
 
 private:
-  /// Calls in macro arguments already reported: an argument expanded twice
-  /// holds one call, reported once (its spelling location's encoding).
-  std::set<clang::SourceLocation::UIntTy> ReportedMacroArgumentCalls;
+  /// Calls made in macros already reported: an argument or a macro
+  /// expanded twice holds one call, reported once (the encoding of the
+  /// location reported).
+  std::set<clang::SourceLocation::UIntTy> ReportedMacroCalls;
   /// The class whose definition a call is written in, when the task is a
   /// static member function of it (or of a class inside it): the task's code
   /// goes at the end of that class, where its member functions see it.
@@ -98,8 +99,19 @@ private:
   /// argument written.
   bool checkNoMacro(const clang::CallExpr *Call, const std::string &Function);
 
+  /// Where a call written whole in one argument of a function-like macro
+  /// has its callee's name and closing parenthesis in the program's text;
+  /// nothing for any other call.
+  struct SpelledCall {
+    clang::SourceLocation NameBegin, NameEnd, RParen;
+  };
+  std::optional<SpelledCall> spelledInMacroArgument(const clang::CallExpr *Call) const;
+  /// Calls in macro arguments already rewritten: an argument expanded twice
+  /// holds one call, rewritten once (its name's spelling location).
+  std::set<clang::SourceLocation::UIntTy> RewrittenMacroArgumentCalls;
   /// A call of a function annotated at its declaration becomes a call of
-  /// its submit helper, with the call's file and line appended.
+  /// its submit helper, with the call's file and line appended; one in a
+  /// macro argument, where it is written.
   void planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex);
 
   AnalysisContext &AC;
