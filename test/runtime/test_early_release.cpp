@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
@@ -161,6 +162,59 @@ TEST_P(EarlyRelease, FreeingOtherMemoryDoesNotWait) {
   EXPECT_TRUE(opened) << "free() of memory no task used waited for a task";
   EXPECT_EQ(runtime.stats().early_releases, 0u);
   std::free(used);
+}
+
+// Freeing memory whose task results have not reached it, with no task
+// reading them, drops them; a copy the program made just before (a
+// std::vector growing: new memory, copy, free the old) holds the values
+// from before the tasks. The runtime cannot see the copy, so it warns at the
+// free, once per call site of the writer. A gate holds the writer back
+// until the free has looked (the free then waits for it: opened from
+// another thread).
+std::string stderr_of_freeing_gated_results(const Config &config, bool with_reader, int frees) {
+  Runtime runtime(config);
+  testing::internal::CaptureStderr();
+  for (int round = 0; round < frees; ++round) {
+    int *block = filled_block(0);
+    int held = 0;
+    Gate gate;
+    Task("gate").inout(held).body([&](TaskEnv) { EXPECT_TRUE(gate.wait()); }).submit(runtime);
+    Task("write_results")
+        .in(held)
+        .out(block, bytes)
+        .body([](TaskEnv env) { std::fill_n(env.ptr<int>(1), count, 7); })
+        .submit(runtime);
+    long sum = 0;
+    if (with_reader)
+      Task("read_results")
+          .in(block, bytes)
+          .body([&sum](TaskEnv env) { sum = std::accumulate(env.ptr<const int>(0), env.ptr<const int>(0) + count, 0L); })
+          .submit(runtime);
+    std::thread opener([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      gate.open();
+    });
+    std::free(block); // looks, then waits for the tasks
+    opener.join();
+    if (with_reader) EXPECT_EQ(sum, 7L * count);
+  }
+  runtime.barrier();
+  return testing::internal::GetCapturedStderr();
+}
+
+TEST_P(EarlyRelease, FreeingResultsNoTaskReadWarnsOncePerCallSite) {
+  const std::string printed = stderr_of_freeing_gated_results(GetParam(), false, 3);
+  const std::string warning = "gpuss: warning: memory that task 'write_results'";
+  const auto first = printed.find(warning);
+  ASSERT_NE(first, std::string::npos) << printed;
+  EXPECT_NE(printed.find("a std::vector growing", first), std::string::npos) << printed;
+  EXPECT_EQ(printed.find(warning, first + 1), std::string::npos) << "warned more than once for one call site:\n"
+                                                                 << printed;
+}
+
+TEST_P(EarlyRelease, FreeingResultsATaskReadsIsSilent) {
+  const std::string printed = stderr_of_freeing_gated_results(GetParam(), true, 2);
+  EXPECT_EQ(printed.find("gpuss: warning"), std::string::npos) << printed;
 }
 
 INSTANTIATE_TEST_SUITE_P(Release, EarlyRelease,

@@ -511,7 +511,7 @@ constexpr std::size_t big = std::size_t{48} << 20;
 class UnlockOnRelease final : public release_hooks::Listener {
 public:
   explicit UnlockOnRelease(PageLocks &locks) : locks_(locks) {}
-  void before_release(void *address, std::size_t bytes) override {
+  void before_release(void *address, std::size_t bytes, release_hooks::ReleaseKind) override {
     if (locks_.named(address, bytes)) locks_.forget(address, bytes);
   }
 

@@ -365,6 +365,19 @@ bool DependencyTracker::settle_for_release(const Region &region, std::vector<Tas
   return !used.empty() || used_composite;
 }
 
+std::vector<TaskRef> DependencyTracker::unread_pending_results(const Region &region) {
+  std::vector<TaskRef> writers;
+  for_each_overlapping(region, [&](Entry &entry) {
+    // A task that reads them uses the results (a scratch buffer, written,
+    // read, then freed): nothing is lost.
+    if (!entry.used_since_barrier || !entry.last_writer || !entry.readers.empty() ||
+        entry.last_writer->kind != TaskKind::User)
+      return;
+    if (entry.renamed() || unfinished(entry.last_writer)) writers.push_back(entry.last_writer);
+  });
+  return writers;
+}
+
 void DependencyTracker::forget_released(const Region &region) {
   // Settled before the release (or untouched since the last barrier): no
   // task uses these entries, and no device holds a copy of them.

@@ -71,6 +71,12 @@ public:
   bool settle_for_release(const Region &region, std::vector<TaskRef> &created, std::vector<TaskRef> &users,
                           std::vector<DataObjectRef> *objects);
   void forget_released(const Region &region);
+  // Before settle_for_release: the tasks whose results in `region` are not
+  // in its memory yet (the writer unfinished, or its value in a renamed
+  // buffer) and that no task reads. Freeing the memory then drops them,
+  // and a copy the program made of it first (a std::vector growing) holds
+  // the values from before them.
+  std::vector<TaskRef> unread_pending_results(const Region &region);
 
   // After a barrier: every tracked task has finished; drop the references.
   void forget_tasks();

@@ -9,6 +9,7 @@
 #include "support/StatsCounters.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gpuss {
 
@@ -245,18 +246,41 @@ void Master::release(std::span<const css_region> regions) {
   }
 }
 
-void Master::before_release(void *address, std::size_t bytes) {
+void Master::before_release(void *address, std::size_t bytes, release_hooks::ReleaseKind kind) {
   // The tracker is the master's alone: on another thread, a release only
   // undoes page locks, and tasks that still use the memory are the
   // program's error (language.md).
   if (std::this_thread::get_id() == master_ && !finished_) {
     Region region = Region::contiguous(reinterpret_cast<std::uintptr_t>(address), bytes);
+    // realloc copies the bytes after the settle below: the results move.
+    // (Not for css_release, which the translator adds where a local's
+    // scope ends: a program that leaves a block early, `continue` after a
+    // task wrote a local, discards those results as the sequential one does.)
+    if (kind == release_hooks::ReleaseKind::Freed) warn_unread_results(region);
     settle_before_release(region);
     tracker_.forget_released(region);
   }
   // Nothing may lock the memory once it is gone (PinService::cancel).
   if (pin_service_) pin_service_->cancel(address, bytes);
   if (page_locks_ && page_locks_->named(address, bytes)) page_locks_->forget(address, bytes);
+}
+
+void Master::warn_unread_results(const Region &region) {
+  // Results that no task reads and that are not in the memory yet, dropped
+  // as it goes. Either the program discards them, or it read the memory
+  // without waiting for them: a std::vector that grows copies its elements
+  // into new memory and then frees the old, and the copy holds the values
+  // from before the tasks (language.md). The runtime cannot see the copy;
+  // it can see that nothing waited for the values the copy should have had.
+  for (const TaskRef &writer : tracker_.unread_pending_results(region)) {
+    if (!warned_unread_sites_.emplace(writer->file, writer->line).second) continue;
+    std::fprintf(stderr,
+                 "gpuss: warning: memory that task '%s' (%s:%d) writes is released before the task's results "
+                 "reached it, and no task reads them: they are lost, and a copy the program made of the memory "
+                 "first (a std::vector growing, a copy by hand) holds the values from before the task. Wait for "
+                 "the task (taskwait on, css wait on, a barrier) before copying or releasing the memory\n",
+                 writer->label, writer->file, writer->line);
+  }
 }
 
 void Master::settle_before_release(const Region &region) {

@@ -21,7 +21,10 @@
 #include "gpuss.h"
 
 #include <memory>
+#include <set>
 #include <span>
+#include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -62,7 +65,7 @@ public:
   void pin(const void *address, std::size_t bytes);
   void unpin(const void *address, std::size_t bytes);
   // The program is about to free, realloc or unmap this memory (any thread).
-  void before_release(void *address, std::size_t bytes) override;
+  void before_release(void *address, std::size_t bytes, release_hooks::ReleaseKind kind) override;
 
   // Set once at start: whether libgpuss sees the program's releases
   // (release_hooks attached to this master). Where it does not, page locks
@@ -85,8 +88,12 @@ private:
   void wait_for_all();
   void rank_unfinished_tasks();
   void settle_before_release(const Region &region);
+  // A free that drops task results nobody read or waited for: warned,
+  // once per call site of the writing task.
+  void warn_unread_results(const Region &region);
   void complete_and_flush(std::vector<TaskRef> &copy_backs, const std::vector<TaskRef> &tasks,
                           std::vector<DataObjectRef> objects);
+  std::set<std::pair<std::string, int>> warned_unread_sites_; // warn_unread_results
   bool can_run_smp() const { return config.num_cpus > 0 || config.sim_devices > 0; }
 
   const Config &config;

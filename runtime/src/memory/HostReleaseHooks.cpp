@@ -80,14 +80,14 @@ void *reallocarray_by_realloc(void *pointer, std::size_t count, std::size_t size
 
 // [lo, hi) is about to be released: the listener first, if tasks may have
 // named any of it.
-void before_release(std::uintptr_t lo, std::uintptr_t hi) {
+void before_release(std::uintptr_t lo, std::uintptr_t hi, ReleaseKind kind) {
   if (hi <= watched.lowest.load(std::memory_order_relaxed) ||
       lo >= watched.highest.load(std::memory_order_relaxed))
     return;
   Exemption exempt; // the listener allocates and frees memory of its own, and may wait
   watched.calls.fetch_add(1, std::memory_order_seq_cst);
   if (Listener *listener = watched.listener.load(std::memory_order_seq_cst))
-    listener->before_release(reinterpret_cast<void *>(lo), hi - lo);
+    listener->before_release(reinterpret_cast<void *>(lo), hi - lo, kind);
   watched.calls.fetch_sub(1, std::memory_order_release);
 }
 
@@ -96,13 +96,13 @@ bool watching() {
 }
 
 // A block from malloc and its kin, about to be freed or moved.
-void before_free(void *pointer) {
+void before_free(void *pointer, ReleaseKind kind) {
   if (probing) [[unlikely]]
     probe_seen = true;
   if (!pointer || !watching()) return;
   std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(pointer);
   if (lo >= watched.highest.load(std::memory_order_relaxed)) return;
-  before_release(lo, lo + malloc_usable_size(pointer));
+  before_release(lo, lo + malloc_usable_size(pointer), kind);
 }
 
 } // namespace
@@ -182,14 +182,14 @@ template <typename Call> void *moved_block(void *pointer, std::size_t bytes, Cal
 extern "C" {
 
 [[gnu::visibility("default")]] void free(void *pointer) noexcept {
-  before_free(pointer);
+  before_free(pointer, ReleaseKind::Freed);
   if (region_check::on()) [[unlikely]]
     region_check::forget(pointer);
   next_free.get()(pointer);
 }
 
 [[gnu::visibility("default")]] void *realloc(void *pointer, std::size_t bytes) noexcept {
-  before_free(pointer);
+  before_free(pointer, ReleaseKind::Moved);
   if (region_check::on()) [[unlikely]]
     return moved_block(pointer, bytes, [&] { return next_realloc.get()(pointer, bytes); });
   return next_realloc.get()(pointer, bytes);
@@ -197,7 +197,7 @@ extern "C" {
 
 [[gnu::visibility("default")]] void *reallocarray(void *pointer, std::size_t count,
                                                   std::size_t size) noexcept {
-  before_free(pointer);
+  before_free(pointer, ReleaseKind::Moved);
   if (region_check::on()) [[unlikely]]
     return moved_block(pointer, count * size, [&] { return next_reallocarray.get()(pointer, count, size); });
   return next_reallocarray.get()(pointer, count, size);
@@ -206,7 +206,7 @@ extern "C" {
 [[gnu::visibility("default")]] int munmap(void *address, std::size_t length) noexcept {
   if (watching()) {
     std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(address);
-    before_release(lo, length > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + length);
+    before_release(lo, length > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + length, ReleaseKind::Freed);
   }
   int status = next_munmap.get()(address, length);
   if (region_check::on()) [[unlikely]]

@@ -33,9 +33,13 @@ namespace gpuss::release_hooks {
 // Told of memory about to be released that may hold bytes tasks named.
 // Runs on the releasing thread, inside free() and its kin, exempt from the
 // hooks (below): it may allocate, free and wait.
+// How the memory goes: freed (free, operator delete, munmap), or moved to a
+// new block by realloc, which copies its bytes after the listener returns.
+enum class ReleaseKind { Freed, Moved };
+
 class Listener {
 public:
-  virtual void before_release(void *address, std::size_t bytes) = 0;
+  virtual void before_release(void *address, std::size_t bytes, ReleaseKind kind) = 0;
 
 protected:
   ~Listener() = default;
