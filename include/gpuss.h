@@ -210,6 +210,15 @@ void css_barrier(void);
  * running. */
 void css_wait_on(const css_region *regions, size_t count);
 
+/* Return once the tasks called before that write each region have finished
+ * and its value is in user memory, so that the program may read it; tasks
+ * that only read it keep running (where one wrote it since the last
+ * barrier, those too, as css_wait_on). gpuss-translate calls it before it
+ * copies a `const T &` argument named in a clause into a task: the copy
+ * then holds the value the sequential program reads at the call. Inside a
+ * task body it returns at once (the copy is taken as it is). */
+void css_wait_written(const css_region *regions, size_t count);
+
 /* The program is done with these regions, as if it freed them: a local
  * variable whose function returns, say. Returns once every task that uses
  * them (readers too) has finished and their values are in user memory, and

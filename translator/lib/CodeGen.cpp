@@ -56,8 +56,14 @@ std::string genSubmitBody(const TaskCode &Task, const std::string &Indent, ArgFn
   S += Indent + rt::Access + " " + Acc + "[" + std::to_string(NumAcc ? NumAcc : 1) + "];\n";
   S += Indent + rt::TaskDesc + " " + Desc + ";\n";
   if (Task.Params.empty()) S += Indent + Args + "." + local("unused") + " = 0;\n";
-  for (size_t I = 0; I < Task.Params.size(); ++I)
+  for (size_t I = 0; I < Task.Params.size(); ++I) {
+    if (Task.Params[I].WaitWrittenBeforeCopy) {
+      const std::string Value = ArgValue(I), Region = local("written");
+      S += Indent + "{ " + rt::Region + " " + Region + " = " + rt::Contiguous + "(&" + Value + ", sizeof " +
+           Value + "); " + rt::WaitWritten + "(&" + Region + ", 1); }\n";
+    }
     S += Indent + Args + "." + Task.Params[I].Name + " = " + ArgValue(I) + ";\n";
+  }
   for (size_t I = 0; I < NumAcc; ++I) {
     const AccessCode &A = Task.Accesses[I];
     std::string E = Acc + "[" + std::to_string(I) + "]";
@@ -215,9 +221,11 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
       // where the task's data lives for this execution.
       std::string Object = Member;
       if (!P.ObjectType.empty()) {
+        // A pointer's struct is copied from what it points to, a
+        // reference's from the object it names (Value is that object).
         Object = local("o_") + P.Name;
-        Prepare += "  " + P.ObjectType + " " + Object + " = *" + Value + ";\n";
-        Value = "&" + Object;
+        Prepare += "  " + P.ObjectType + " " + Object + " = " + (P.ByReference ? "" : "*") + Value + ";\n";
+        Value = (P.ByReference ? "" : "&") + Object;
       }
       for (const ParamCode::MemberRebase &M : P.Members)
         Prepare +=

@@ -112,7 +112,21 @@ bool TaskBuilder::checkTaskFunction(const clang::FunctionDecl *FD, SourceLocatio
             P->getNameAsString(), FD->getNameAsString(), Why, AC.printType(T));
         return false;
       }
-      if (!Object.isConstQualified()) continue; // checked against the clauses
+      if (!Object.isConstQualified()) {
+        // The task works on the object's bytes where it runs (a device's
+        // copy of them): a std::vector's are a few pointers to elements
+        // that no clause names, which tasks reaching them through data()
+        // are not ordered with (wrong sums in a helper's C++ sweep).
+        if (Ctx.getLangOpts().CPlusPlus && !Object->isDependentType() && !Object.isTriviallyCopyableType(Ctx)) {
+          AC.error(P->getLocation(),
+                   "parameter '%0' of task function '%1' is a reference to type '%2', which is not trivially "
+                   "copyable: a task gets the object's bytes, not what it holds elsewhere; pass a pointer to "
+                   "the data instead (for a container, its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
+                   P->getNameAsString(), FD->getNameAsString(), AC.printType(Object));
+          return false;
+        }
+        continue; // checked against the clauses
+      }
       T = Object;
     }
     // A C99 variable-length array parameter (`double a[n][n]`) is a
@@ -446,7 +460,11 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
       bool Const = Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();
       PC.Storage = std::string(Const ? "const void *" : "void *") + PC.Name;
     }
-    PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;
+    // `const T &x` named in a clause is the object too (below): the task
+    // reads it when it runs, after the tasks that write it, as the
+    // sequential program reads it at the call.
+    const bool ConstRef = IsRef && Object.isConstQualified();
+    const bool RefLike = PC.ByReference || ConstRef;
     bool ArgStorage = false;
     const clang::ValueDecl *ArgVar =
         Call && I < Call->getNumArgs() ? argVariable(Call->getArg(I), &ArgStorage) : nullptr;
@@ -459,7 +477,7 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
       if (!matches(B)) continue;
       Named = true;
       if (B.Members.empty()) {
-        if ((T->isPointerType() || PC.ByReference) && PC.Access < 0) PC.Access = static_cast<int>(A);
+        if ((T->isPointerType() || RefLike) && PC.Access < 0) PC.Access = static_cast<int>(A);
         continue;
       }
       std::string Path = relativePath(B);
@@ -468,6 +486,21 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
         Seen |= M.Path == Path;
       if (!Seen) PC.Members.push_back({Path, AC.genType(B.Type), static_cast<int>(A)});
     }
+    if (ConstRef && Named && PC.Members.empty()) {
+      // Copied at the call, as the sequential program reads it there: once
+      // the tasks that write it have, or the copy holds the value from
+      // before them (a `const double &` input right after the task that
+      // writes it: found by a helper's C++ sweep, 2026-11-29).
+      PC.WaitWrittenBeforeCopy = true;
+      PC.Access = -1; // the task reads its copy
+    } else if (ConstRef && Named) {
+      // Members named (`input(b.v[0;n])`): the task reaches the data
+      // through the object, as through a `T &`.
+      PC.ByReference = true;
+      PC.RefType = AC.genType(Object);
+      PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
+    }
+    PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;
     if (!PC.Members.empty() && (T->isPointerType() || PC.ByReference)) {
       clang::QualType Struct = T->isPointerType() ? T->getPointeeType() : Object;
       if (Ctx.getLangOpts().CPlusPlus && !Struct.isTriviallyCopyableType(Ctx)) {

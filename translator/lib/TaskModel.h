@@ -78,6 +78,9 @@ struct ParamCode {
   /// A `T &` parameter named in a clause: the task keeps a pointer to the
   /// object (Storage "T *x"); RefType is "T".
   bool ByReference = false;
+  /// `const T &` named whole in a clause: its value is copied at the call,
+  /// once the tasks that write it have (css_wait_written).
+  bool WaitWrittenBeforeCopy = false;
   std::string RefType;
   /// Pointer members of a struct the parameter is (by value) or points to
   /// (`s.data`, `p->r`): rebased in the task's copy of the struct. Path is

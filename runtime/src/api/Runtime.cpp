@@ -316,6 +316,12 @@ void Runtime::wait_on(std::span<const css_region> regions) {
   ApiCall call;
   impl_->master().wait_on(regions);
 }
+
+void Runtime::wait_written(std::span<const css_region> regions) {
+  if (running_task()) return; // gpuss.h
+  ApiCall call;
+  impl_->master().wait_written(regions);
+}
 void Runtime::release(std::span<const css_region> regions) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;

@@ -32,6 +32,7 @@ public:
   void submit(const css_task_desc &desc);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  void wait_written(std::span<const css_region> regions);
   // The program is done with these regions (gpuss.h, css_release).
   void release(std::span<const css_region> regions);
   // A barrier, then the page-locking of [address, address + bytes) undone,

@@ -153,6 +153,15 @@ void css_wait_on(const css_region *regions, size_t count) {
   if (process.runtime) process.runtime->wait_on({regions, count});
 }
 
+void css_wait_written(const css_region *regions, size_t count) {
+  if (gpuss::running_task()) return; // nested: not tracked against the children (gpuss.h)
+  ProcessRuntime &process = process_runtime();
+  std::lock_guard lock(process.mutex);
+  if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook: the whole wait
+    return layer->wait_on(started_runtime(process), {regions, count});
+  if (process.runtime) process.runtime->wait_written({regions, count});
+}
+
 void css_release(const css_region *regions, size_t count) {
   if (gpuss::RunningTask *running = gpuss::running_task())
     return running->nested->wait_for_children(*running);

@@ -378,6 +378,16 @@ std::vector<TaskRef> DependencyTracker::unread_pending_results(const Region &reg
   return writers;
 }
 
+bool DependencyTracker::written_since_barrier(const Region &region, bool devices) {
+  bool written = false;
+  for_each_overlapping(region, [&](Entry &entry) {
+    if (!entry.used_since_barrier) return;
+    written |= entry.renamed() || (devices ? entry.last_writer != nullptr : unfinished(entry.last_writer));
+  });
+  for_each_composite_overlapping(region, [&](Composite &composite) { written |= composite.used_since_barrier; });
+  return written;
+}
+
 void DependencyTracker::forget_released(const Region &region) {
   // Settled before the release (or untouched since the last barrier): no
   // task uses these entries, and no device holds a copy of them.

@@ -57,6 +57,12 @@ public:
   void bring_home(const Region *region, std::vector<TaskRef> &created, std::vector<TaskRef> *users,
                   std::vector<DataObjectRef> *objects);
 
+  // Whether the program's memory may lack what a task submitted since the
+  // last barrier wrote into any byte of `region`: its writer unfinished,
+  // its value renamed, or (`devices`) a writer at all, whose value a
+  // device may hold; or a composite that shares bytes with it was used.
+  bool written_since_barrier(const Region &region, bool devices);
+
   // Whether `region` overlaps a tracked region other than itself, or a
   // region of a composite (whose tasks write it through another object).
   bool overlaps_another(const Region &region);

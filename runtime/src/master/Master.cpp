@@ -233,6 +233,18 @@ void Master::wait_on(std::span<const css_region> regions) {
   }
 }
 
+void Master::wait_written(std::span<const css_region> regions) {
+  if (finished_) return;
+  for (const css_region &user_region : regions) {
+    Region region = Region::from(user_region);
+    if (auto problem = region.misuse()) fatal("wait for the writers: " + *problem);
+    // Read only by tasks since the last barrier: the program's memory holds
+    // the value, and waiting for the readers would serialise every task
+    // that takes the same parameters by const reference.
+    if (tracker_.written_since_barrier(region, !devices_.empty())) wait_on({&user_region, 1});
+  }
+}
+
 void Master::release(std::span<const css_region> regions) {
   if (finished_) return;
   for (const css_region &user_region : regions) {

@@ -60,6 +60,9 @@ public:
   void submit_external(const css_task_desc &desc, ExternalExecutor &executor);
   void barrier();
   void wait_on(std::span<const css_region> regions);
+  // css_wait_written: a wait on for the regions that a task wrote since
+  // the last barrier; nothing for the others.
+  void wait_written(std::span<const css_region> regions);
   void release(std::span<const css_region> regions);
   // The program locks memory itself (css_pin): locked now, whatever tasks do.
   void pin(const void *address, std::size_t bytes);
