@@ -277,6 +277,54 @@ TEST(FromEnvironment, EverySchedulerNameMakesAPolicy) {
   }
 }
 
+// Every variable docs/environment.md lists is one the runtime knows: none
+// is called unknown (CSS_CHECK_REGIONS was, while RegionCheck read it: a
+// helper's sweep, 2026-11-29).
+TEST(UnknownVariables, NoneOfTheDocumentedOnes) {
+  const char *documented[] = {
+      "CSS_CACHE_POLICY",
+      "CSS_CHECK_REGIONS",
+      "CSS_CRITICAL_PATH",
+      "CSS_DAG",
+      "CSS_DEVICE_ALIASES",
+      "CSS_DEVICE_EXTENTS",
+      "CSS_DEVICE_GUARD",
+      "CSS_EARLY_WRITE_BACK",
+      "CSS_EVICTION",
+      "CSS_FAN_OUT_FIRST",
+      "CSS_GPU_MEMORY",
+      "CSS_GPU_PARTITIONS",
+      "CSS_GPU_PRIORITY_LANE",
+      "CSS_GPU_STREAMS",
+      "CSS_LOAD_AHEAD",
+      "CSS_MAX_TASKS",
+      "CSS_MPI_NET",
+      "CSS_NESTED",
+      "CSS_NUM_CPUS",
+      "CSS_NUM_GPUS",
+      "CSS_OOC_ORDER",
+      "CSS_PIN_HOST",
+      "CSS_PIN_THREADS",
+      "CSS_PREFETCH_DEPTH",
+      "CSS_PROGRAM_ORDER",
+      "CSS_RENAME_MEMORY",
+      "CSS_SCHEDULER",
+      "CSS_SIM_DEVICES",
+      "CSS_SIM_MODEL",
+      "CSS_SPIN",
+      "CSS_STAGING_THREADS",
+      "CSS_STATS",
+      "CSS_TRACE",
+      "CSS_UNLOCKED_COPIES",
+      "CSS_WB_CLEAN"};
+  std::vector<std::pair<std::string, std::string>> all;
+  for (const char *name : documented)
+    all.emplace_back(name, "1");
+  ScopedEnvironment env(all);
+  for (const Config::UnknownVariable &unknown : Config::unknown_variables())
+    ADD_FAILURE() << unknown.name << " is documented but called unknown";
+}
+
 TEST(UnknownVariables, AreListedWithTheNameTheyMostLikelyMeant) {
   ScopedEnvironment env({{"CSS_NUMCPUS", "2"}, {"CSS_CACHE_POLICY", "wb"}, {"CSS_SOMETHING_ELSE", "1"}});
   std::vector<Config::UnknownVariable> unknown = Config::unknown_variables();

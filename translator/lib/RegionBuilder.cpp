@@ -359,7 +359,17 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
     std::string OrigExtent = OrigArray ? extentOf(OrigArray) : "";
     if (!OrigExtent.empty())
       Whole = countExtent(OrigExtent) + " * sizeof(*" + N + ")";
-    else if (hasKnownSize(Pointee))
+    else if (OrigArray && It.Dims.empty()) {
+      // `double a[]`, `double a[][4]`, `double a[*]`: an array whose
+      // length the declaration does not give. Named alone it was taken as
+      // one element (one row), and devices copied only that (a helper's
+      // sweep of numerical C, 2026-11-29).
+      AC.error(Loc,
+               "'%0' is declared as an array of unknown length (type '%1'); give the length in the clause, "
+               "e.g. '%0[n]'",
+               N, AC.printType(B.Original));
+      return std::nullopt;
+    } else if (hasKnownSize(Pointee))
       Whole = "sizeof(*" + N + ")";
   }
   if (!hasKnownSize(Pointee)) {

@@ -137,6 +137,7 @@ constexpr const char *known_variables[] = {
     "CSS_DEVICE_ALIASES",
     "CSS_UNLOCKED_COPIES",
     "CSS_GPU_PRIORITY_LANE",
+    "CSS_CHECK_REGIONS", // read by RegionCheck.cpp at load, before any Config
 };
 
 const char *variable(const char *name) {
