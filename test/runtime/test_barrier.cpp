@@ -215,15 +215,24 @@ TEST_P(SubmissionBound, TheMasterWaitsWhileTooManyTasksAreInFlight) {
   constexpr int tasks = 600;
   std::vector<long> cells(tasks / 4, 0);
   std::atomic<int> finished_bodies{0};
-  // The tasks are slow to start (their workers are held for a while), so an
-  // unbounded master would have submitted all of them before any finished.
-  const auto held_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  // The workers are held at a gate until the master waits (submit_waits
+  // counts a wait as it starts) or has submitted every task, so an unbounded
+  // master submits all of them before any finishes. They were held for
+  // 100 ms until 2026-11-29: a master slowed to 4 ms a submit had not
+  // reached the bound by then, and the test failed every run.
+  Gate gate;
+  std::atomic<bool> all_submitted{false};
+  std::thread opener([&] {
+    wait_until([&] { return runtime.stats().submit_waits > 0 || all_submitted.load(); },
+               "the master waiting or done submitting");
+    gate.open();
+  });
   int most_in_flight = 0;
   for (int i = 0; i < tasks; ++i) {
     Task("bounded")
         .inout(cells[i % cells.size()])
-        .body([&, held_until](TaskEnv env) {
-          std::this_thread::sleep_until(held_until);
+        .body([&](TaskEnv env) {
+          EXPECT_TRUE(gate.wait());
           *env.ptr<long>(0) += 1;
           finished_bodies.fetch_add(1, std::memory_order_release);
         })
@@ -232,6 +241,8 @@ TEST_P(SubmissionBound, TheMasterWaitsWhileTooManyTasksAreInFlight) {
     // runtime, so this never overstates what it holds.
     most_in_flight = std::max(most_in_flight, i + 1 - finished_bodies.load(std::memory_order_acquire));
   }
+  all_submitted = true;
+  opener.join();
   runtime.barrier();
   EXPECT_LE(most_in_flight, 32) << "the master ran past CSS_MAX_TASKS";
   EXPECT_GT(runtime.stats().submit_waits, 0u);

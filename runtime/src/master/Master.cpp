@@ -97,8 +97,10 @@ void Master::throttle_submission() {
   // each, with its tracker entries): past CSS_MAX_TASKS it waits until an
   // eighth of them have completed, so that it does not wake per task.
   if (config.max_tasks == 0 || live_tasks_.count() < config.max_tasks) return;
-  live_tasks_.wait_until_at_most(config.max_tasks - std::max<std::uint64_t>(1, config.max_tasks / 8));
+  // Counted as the wait starts: a reader of the stats (a test holding the
+  // tasks until the master waits) sees it while it lasts.
   Stats::add(stats_->submit_waits, 1);
+  live_tasks_.wait_until_at_most(config.max_tasks - std::max<std::uint64_t>(1, config.max_tasks / 8));
 }
 
 void Master::page_lock_user_memory(const Task &task) {
