@@ -465,9 +465,21 @@ TEST_F(PinServiceTest, ClearDropsTheQueue) {
   for (std::size_t i = 2; i < 16; i += 2)
     service.want(page_at(i), page, static_cast<std::int64_t>(i));
   service.clear();
+  // Wanted after every cleared range (a later order), so the service locks
+  // it only once it has been through whatever clear() left. A fixed 50 ms
+  // after the gate opened stood here until 2026-11-29: a service thread held
+  // up that long had not even made the first lock.
+  service.want(page_at(15), page, 100);
   gate->store(true);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(log->locks_made(), 1u);
+  auto locked_last = [&] {
+    const std::vector<std::uintptr_t> order = lock_order();
+    return std::find(order.begin(), order.end(), at(page_at(15))) != order.end();
+  };
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60); !locked_last();) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the last range wanted was never locked";
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(lock_order(), (std::vector{at(page_at(0)), at(page_at(15))})) << "a cleared range was locked";
 }
 
 TEST_F(PageLocksTest, ForgottenMemoryIsLockedAgainWhenNamedAgain) {
