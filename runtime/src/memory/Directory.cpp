@@ -400,6 +400,17 @@ void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool
       // it and it is not on its way home.
       if (may_alias_on_device(object, *other, space) &&
           (!writes || (!other->replicas[0].filling() && other->replicas[space].task_pins() == 0))) {
+        // A writer takes the part's bytes over here: its copies on the
+        // other devices hold the value from before the write, and must go
+        // as they do below (a read copy of a tile left on another device
+        // was read by the tile's next task there, silently losing the
+        // container's write: a helper's sweep, 2026-11-29).
+        // A copy here that is valid holds the newest value, as the one
+        // newer than host memory elsewhere does: this one becomes it.
+        if (overwritten) {
+          if (other->dirty_space != 0) other->dirty_space = space;
+          drop_other_copies(*other, space, blocked);
+        }
         sources->parts.push_back(other);
         return;
       }
@@ -419,15 +430,19 @@ void Directory::resolve_aliases(DataObject &object, bool writes, int space, bool
     }
     if (other->replicas[0].filling()) blocked = true;
     if (!overwritten) return;
-    for (std::size_t space = 1; space < other->replicas.size(); ++space) {
-      Replica &replica = other->replicas[space];
-      if (replica.state() == ReplicaState::Absent) continue;
-      if (replica.pinned())
-        blocked = true;
-      else
-        drop_replica(*other, static_cast<int>(space));
-    }
+    drop_other_copies(*other, 0, blocked);
   });
+}
+
+void Directory::drop_other_copies(DataObject &object, int keep, bool &blocked) {
+  for (std::size_t space = 1; space < object.replicas.size(); ++space) {
+    Replica &replica = object.replicas[space];
+    if (static_cast<int>(space) == keep || replica.state() == ReplicaState::Absent) continue;
+    if (replica.pinned())
+      blocked = true; // a copy still reads it: once it has landed
+    else
+      drop_replica(object, static_cast<int>(space));
+  }
 }
 
 Transfer Directory::start_alias_copy(const DataObjectRef &destination, DataObject &source, int space,

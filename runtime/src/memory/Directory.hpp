@@ -236,6 +236,9 @@ private:
   // overlap it, for a task in `space` that reads it (and writes it when
   // `writes`); `sources` (null: none) receives what can be taken on the
   // device instead. Sets `blocked` while a copy must land first.
+  // A write overwrites bytes of `object`: its copies on the devices other
+  // than `keep` (0: all of them) go; `blocked` where one is still in use.
+  void drop_other_copies(DataObject &object, int keep, bool &blocked);
   void resolve_aliases(DataObject &object, bool writes, int space, bool &blocked, AliasSources *sources);
   // Whether copies of `outer` and `inner` on accelerator `space` may lend
   // each other bytes: aliasing on the device is on, neither has several
