@@ -573,13 +573,23 @@ std::vector<DataObject *> Directory::lenders_of(const std::vector<AliasSources> 
   return lenders;
 }
 
-PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
+void Directory::go_through_host(const std::vector<ObjectUse> &uses, std::vector<AliasSources> &aliases, int space,
+                                bool &blocked) {
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    if (aliases[i].container || !aliases[i].parts.empty()) {
+      aliases[i] = {};
+      resolve_aliases(*uses[i].object, uses[i].writes, space, blocked, nullptr);
+    }
+}
+
+PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lending) {
   std::vector<ObjectUse> uses = uses_of(task, space);
   bool blocked = false;
   std::vector<AliasSources> aliases(uses.size());
   for (std::size_t i = 0; i < uses.size(); ++i) {
     ObjectUse &use = uses[i];
-    resolve_aliases(*use.object, use.writes, space, blocked, space != 0 && use.reads ? &aliases[i] : nullptr);
+    resolve_aliases(*use.object, use.writes, space, blocked,
+                    space != 0 && use.reads && lending == Lending::Allowed ? &aliases[i] : nullptr);
     // A writer waits until no copy of the object is in motion: a copy still
     // being filled elsewhere would land after the new value and be taken for
     // current, and a copy reading the replica it overwrites would race with it.
@@ -666,6 +676,21 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan) {
         if (undo.object->replicas[space].holds_value()) undo.object->replicas[space].unpin_for_task();
       for (DataObject *lender : lenders)
         lender->replicas[space].unpin_for_task();
+      // Nothing left to give up and nothing on its way out: the copies
+      // that lend bytes, pinned beside the task's own, hold the room (a
+      // whole-buffer task after tasks on each of its tiles, the tiles newer
+      // on the device, in a cache too small or too cut up for both: it
+      // waited forever, found by a helper's sweep, 2026-11-29). The task's
+      // values go through the host instead, as without device aliases: the
+      // lenders go home if they must (their write-backs' ends retry the
+      // task), then give up their copies, and the next plan fetches the
+      // task's objects whole.
+      if (!waiting && !lenders.empty()) {
+        bool lenders_busy = false;
+        go_through_host(uses, aliases, space, lenders_busy);
+        // Nothing would wake it: planned again at once, without lenders.
+        if (!lenders_busy) return this->plan(task, space, plan, Lending::Refused);
+      }
       return PlanOutcome::Blocked;
     }
     allocated.emplace_back(&object, *block);

@@ -115,7 +115,10 @@ public:
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
-  PlanOutcome plan(Task &task, int space, TaskPlan &plan);
+  // Refused lending: no copy of an overlapping object lends the task bytes
+  // on the device (plan's own retry where lenders held the room).
+  enum class Lending { Allowed, Refused };
+  PlanOutcome plan(Task &task, int space, TaskPlan &plan, Lending lending = Lending::Allowed);
 
   // Load-ahead: copy an object's value from the host into a device before
   // any task there asks for it (Helper::load_ahead).
@@ -258,6 +261,11 @@ private:
   // After resolve_aliases for each of a task's uses: a lender the task also
   // uses is dropped (that use goes through the host), and a lender whose
   // copy another use gave up blocks the plan (it is made again without).
+  // The task's uses drop the copies that lend them bytes and go through
+  // the host, as without device aliases (plan, where the lenders hold the
+  // room the task needs).
+  void go_through_host(const std::vector<ObjectUse> &uses, std::vector<AliasSources> &aliases, int space,
+                       bool &blocked);
   void check_lenders(const std::vector<ObjectUse> &uses, std::vector<AliasSources> &aliases, int space,
                      bool &blocked);
   // Every object that lends bytes to a use (with repeats).
