@@ -289,10 +289,11 @@ void Master::warn_unread_results(const Region &region) {
   for (const TaskRef &writer : tracker_.unread_pending_results(region)) {
     if (!warned_unread_sites_.emplace(writer->file, writer->line).second) continue;
     std::fprintf(stderr,
-                 "gpuss: warning: memory that task '%s' (%s:%d) writes is released before the task's results "
-                 "reached it, and no task reads them: they are lost, and a copy the program made of the memory "
-                 "first (a std::vector growing, a copy by hand) holds the values from before the task. Wait for "
-                 "the task (taskwait on, css wait on, a barrier) before copying or releasing the memory\n",
+                 "gpuss: warning: memory that task '%s' (%s:%d) writes is freed before the task's results "
+                 "reached it, and no task reads them. If the program copied the memory just before (a "
+                 "std::vector growing, a copy by hand), the copy holds the values from before the task: wait "
+                 "for the task first (taskwait on, css wait on, a barrier). If the results are not wanted "
+                 "(a buffer dropped as an exception unwinds), nothing is lost\n",
                  writer->label, writer->file, writer->line);
   }
 }
