@@ -171,7 +171,12 @@ void CallSites::emitSupport(size_t TaskIndex, const CallSite &Site, bool SubmitH
   }
   const clang::Decl *Top = Site.TopDecl ? Site.TopDecl : Site.Enclosing;
   SourceLocation Loc = AC.fileLoc(Top->getBeginLoc());
-  Code.Scope = AC.scopeOf(Top->getDeclContext());
+  // Where the code is written: a member or namespace function defined out
+  // of line (`double Grid::run() {...}`, `double k::run() {...}` at global
+  // scope) stands in the scope around its definition, not in its class or
+  // namespace (the support code was named through those, and did not
+  // compile: a helper's C++ sweep, 2026-11-29).
+  Code.Scope = AC.scopeOf(Top->getLexicalDeclContext());
   if (SM.getPresumedColumnNumber(Loc) != 1) Text += "\n";
   Text += genLineDirective(AC.lineOf(Pragma->Begin), AC.fileName(Pragma->Begin));
   if (Tasks[TaskIndex].Function) Text += prototypeBefore(Tasks[TaskIndex].Function, Loc, Top);
