@@ -28,9 +28,10 @@ public:
     for (const clang::VarDecl *V : ordered())
       if (Scope.count(V)) Ends[Scope[V]].push_back(V);
     for (auto &[Where, Vs] : Ends)
-      Exits.push_back(
-          {llvm::isa<clang::CompoundStmt>(Where) ? ScopeExit::EndOfBlock : ScopeExit::AfterStatement, Where,
-           Vs});
+      Exits.push_back({llvm::isa<clang::CompoundStmt>(Where) ? ScopeExit::EndOfBlock
+                       : isLoop(Where)                      ? ScopeExit::EndOfIteration
+                                                            : ScopeExit::AfterStatement,
+                       Where, Vs});
     // Jumps out of them.
     for (const JumpInfo &J : Jumps) {
       ScopeExit E{ScopeExit::Jump, J.Jump, {}};
@@ -43,8 +44,10 @@ public:
           size_t TargetDepth =
               std::find(J.Ancestors.begin(), J.Ancestors.end(), J.Target) - J.Ancestors.begin();
           size_t ScopeDepth = In - J.Ancestors.begin();
-          bool Leaves =
-              llvm::isa<clang::BreakStmt>(J.Jump) ? TargetDepth <= ScopeDepth : TargetDepth < ScopeDepth;
+          // A continue leaves the iteration of a loop that declares the
+          // variable, as the end of its body does (EndOfIteration).
+          bool Leaves = llvm::isa<clang::BreakStmt>(J.Jump) || isLoop(It->second) ? TargetDepth <= ScopeDepth
+                                                                                 : TargetDepth < ScopeDepth;
           if (!Leaves) continue;
         }
         E.Vars.push_back(V);
@@ -77,6 +80,10 @@ private:
       return before(A->getLocation(), B->getLocation());
     });
     return V;
+  }
+
+  static bool isLoop(const clang::Stmt *S) {
+    return llvm::isa<clang::ForStmt, clang::WhileStmt, clang::CXXForRangeStmt>(S);
   }
 
   const clang::Stmt *target(const clang::Stmt *Jump) const {

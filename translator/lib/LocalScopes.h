@@ -22,7 +22,10 @@ namespace gpuss {
 struct ScopeExit {
   enum Kind {
     EndOfBlock,     ///< before the closing brace of Where, a compound statement
-    AfterStatement, ///< after Where, a for/if/while/switch whose own variables end with it
+    AfterStatement, ///< after Where, an if/switch whose own variables end with it
+    EndOfIteration, ///< at the end of the body of Where, a loop that declares them (`for (int i = 0; ...)`,
+                    ///< `for (double x : v)`): each iteration's tasks are waited for there, as the
+                    ///< loop goes on to change or remake the variable, which is out of scope after it
     Jump            ///< before Where, a return, break, continue or goto that leaves the scopes
   };
   Kind K = EndOfBlock;

@@ -39,7 +39,9 @@ void LocalWaits::recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
   for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
     bool Storage = false;
     const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(argVariable(Site.Call->getArg(I), &Storage));
-    if (!V || !V->hasLocalStorage()) continue;
+    // A reference names storage that outlives it (`for (auto &e : v)`):
+    // nothing dies with it, and waiting there serialised the loop's tasks.
+    if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType()) continue;
     if (I < Callee->getNumParams()) {
       clang::QualType T = Callee->getParamDecl(I)->getType();
       if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) Storage = true;
@@ -51,6 +53,7 @@ void LocalWaits::recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
 }
 
 void LocalWaits::recordLocalVariable(const clang::FunctionDecl *F, const clang::VarDecl *V, bool Read) {
+  if (V->getType()->isReferenceType()) return; // its storage outlives it (recordLocalTaskData)
   if (!LocalTaskData.count(F)) LocalTaskDataOrder.push_back(F);
   LocalTaskData[F][V] |= Read;
 }
@@ -79,6 +82,33 @@ void LocalWaits::planLocalWaits() {
           Plan.Insertions.push_back({Brace, Wait + " "});
         else
           Problem = Brace;
+      } else if (E.K == ScopeExit::EndOfIteration) {
+        const clang::Stmt *Body = nullptr;
+        if (const auto *For = llvm::dyn_cast<clang::ForStmt>(E.Where))
+          Body = For->getBody();
+        else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(E.Where))
+          Body = While->getBody();
+        else
+          Body = llvm::cast<clang::CXXForRangeStmt>(E.Where)->getBody();
+        if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(Body)) {
+          if (Block->getRBracLoc().isFileID())
+            Plan.Insertions.push_back({Block->getRBracLoc(), Wait + " "});
+          else
+            Problem = Block->getRBracLoc();
+        } else {
+          // One statement: it becomes a block that ends with the wait.
+          // Its end: after the `;` that ends it, or its last token (`}`).
+          SourceLocation Begin = Body->getBeginLoc();
+          SourceLocation End = clang::Lexer::findLocationAfterToken(Body->getEndLoc(), clang::tok::semi, SM, LO,
+                                                                    /*SkipTrailingWhitespaceAndNewLine=*/false);
+          if (End.isInvalid()) End = clang::Lexer::getLocForEndOfToken(Body->getEndLoc(), 0, SM, LO);
+          if (Begin.isFileID() && End.isValid() && End.isFileID()) {
+            Plan.Insertions.push_back({Begin, "{ "});
+            Plan.Insertions.push_back({End, " " + Wait + " }"});
+          } else {
+            Problem = Begin;
+          }
+        }
       } else if (E.K == ScopeExit::AfterStatement) {
         SourceLocation End = clang::Lexer::getLocForEndOfToken(E.Where->getEndLoc(), 0, SM, LO);
         if (End.isValid() && End.isFileID())
