@@ -338,6 +338,22 @@ TEST(UnknownVariables, AreListedWithTheNameTheyMostLikelyMeant) {
   EXPECT_EQ(find("CSS_CACHE_POLICY"), unknown.end()) << "a variable GPUSs reads was called unknown";
 }
 
+// Sizes are plain decimal numbers with K/M/G or %: exponents, hex, inf and
+// nan were taken by strtod, and nan and inf reached casts to integers
+// (CSS_DEVICE_GUARD=nan faulted in a copy; a helper's sweep, 2026-11-29).
+INSTANTIATE_TEST_SUITE_P(Sizes, MalformedVariable,
+                         ::testing::Values(std::pair{"CSS_GPU_MEMORY", "1e3"},
+                                           std::pair{"CSS_GPU_MEMORY", "0x100000"},
+                                           std::pair{"CSS_GPU_MEMORY", "nan"},
+                                           std::pair{"CSS_GPU_MEMORY", "inf"},
+                                           std::pair{"CSS_GPU_MEMORY", "99999999999G"},
+                                           std::pair{"CSS_GPU_MEMORY", "1.5.2G"},
+                                           std::pair{"CSS_DEVICE_GUARD", "nan"},
+                                           std::pair{"CSS_DEVICE_GUARD", "1e30"},
+                                           std::pair{"CSS_RENAME_MEMORY", "inf"},
+                                           std::pair{"CSS_RENAME_MEMORY", "-1M"}),
+                         malformed_name);
+
 INSTANTIATE_TEST_SUITE_P(GpuPartitions, MalformedVariable,
                          ::testing::Values(std::pair{"CSS_GPU_PARTITIONS", "0"},
                                            std::pair{"CSS_GPU_PARTITIONS", "17"},

@@ -68,11 +68,18 @@ unsigned Config::default_num_cpus() {
 }
 
 bool parse_quantity(const std::string &text, std::initializer_list<Unit> units, double &value) {
-  if (text.empty()) return false;
+  // A plain decimal number: digits with at most one point. strtod alone
+  // also took "1e3", "0x100000", "inf" and "nan", which environment.md does
+  // not list, and nan and inf reached casts to integers whose result is
+  // undefined (CSS_DEVICE_GUARD=nan faulted; a helper's sweep, 2026-11-29).
+  const std::size_t digits = text.find_first_not_of("0123456789.");
+  const std::string number_text = text.substr(0, digits);
+  if (number_text.empty() || number_text == "." || std::count(number_text.begin(), number_text.end(), '.') > 1)
+    return false;
   char *end = nullptr;
   errno = 0;
   double number = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || number < 0) return false;
+  if (errno != 0 || end != text.c_str() + number_text.size() || number < 0) return false;
   for (const Unit &unit : units)
     if (std::strcmp(end, unit.suffix) == 0) {
       value = number * unit.multiplier;
@@ -94,6 +101,8 @@ bool parse_memory_size(const std::string &text, std::size_t total, std::size_t &
           {{"", 1}, {"B", 1}, {"K", K}, {"k", K}, {"KiB", K}, {"M", M}, {"MiB", M}, {"G", G}, {"GiB", G}},
           value))
     return false;
+  // A size_t holds it (a larger one cannot be memory anyway).
+  if (!(value < 0x1p63)) return false;
   bytes = static_cast<std::size_t>(value);
   return true;
 }
