@@ -210,7 +210,7 @@ std::string genTaskSupport(const TaskCode &Task, bool SubmitHelper, const CodeGe
     std::string Member = A + "->" + P.Name;
     std::string Value;
     if (P.ByReference) {
-      Value = P.Access >= 0 ? "*(" + P.RefType + " *)" + translate(P.Access, Member) : "*" + Member;
+      Value = P.Access >= 0 ? "*(" + P.RefType + ")" + translate(P.Access, Member) : "*" + Member;
     } else if (P.Access >= 0) {
       Value = (P.Storage.empty() ? "(" + P.TypeName + ")" : std::string()) + translate(P.Access, Member);
     } else {

@@ -452,7 +452,7 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
       if (!Object.isConstQualified()) {
         // `T &x`: the task keeps the object's address.
         PC.ByReference = true;
-        PC.RefType = AC.genType(Object);
+        PC.RefType = AC.genType(Ctx.getPointerType(Object));
         PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
       }
     }
@@ -486,7 +486,7 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
         Seen |= M.Path == Path;
       if (!Seen) PC.Members.push_back({Path, AC.genType(B.Type), static_cast<int>(A)});
     }
-    if (ConstRef && Named && PC.Members.empty()) {
+    if (ConstRef && Named && PC.Members.empty() && !Object->isArrayType()) {
       // Copied at the call, as the sequential program reads it there: once
       // the tasks that write it have, or the copy holds the value from
       // before them (a `const double &` input right after the task that
@@ -494,10 +494,11 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
       PC.WaitWrittenBeforeCopy = true;
       PC.Access = -1; // the task reads its copy
     } else if (ConstRef && Named) {
-      // Members named (`input(b.v[0;n])`): the task reaches the data
-      // through the object, as through a `T &`.
+      // Members named (`input(b.v[0;n])`), or an array (`const double
+      // (&a)[16]`, which cannot be copied by assignment): the task reaches
+      // the data through the object, as through a `T &`.
       PC.ByReference = true;
-      PC.RefType = AC.genType(Object);
+      PC.RefType = AC.genType(Ctx.getPointerType(Object));
       PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
     }
     PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;

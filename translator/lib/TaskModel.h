@@ -76,7 +76,8 @@ struct ParamCode {
   int Access = -1;              ///< the access its pointer is rebased with, or -1
   bool CopyableUnknown = false; ///< depends on template parameters, not a pointer: copyable?
   /// A `T &` parameter named in a clause: the task keeps a pointer to the
-  /// object (Storage "T *x"); RefType is "T".
+  /// object (Storage "T *x"); RefType is "T *" (for an array of T,
+  /// "T (*)[N]", the type the body's cast needs).
   bool ByReference = false;
   /// `const T &` named whole in a clause: its value is copied at the call,
   /// once the tasks that write it have (css_wait_written).
