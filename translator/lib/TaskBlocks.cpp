@@ -38,6 +38,21 @@ bool TaskBlocks::inRange(SourceLocation L, const clang::Stmt *Block) const {
          SM.getFileOffset(L) <= SM.getFileOffset(E);
 }
 
+void TaskBlocks::noteValueCall(const clang::Stmt *Block) {
+  // `#pragma css task ...` before `std::memcpy(...)`: the user wrote a call,
+  // which is a task block only because the function returns a value (a task
+  // function returns void; CallSites::callOf); the error alone spoke of a
+  // block (a helper's C++ sweep, 2026-11-29).
+  const auto *E = llvm::dyn_cast<clang::Expr>(Block);
+  const auto *Call = E ? llvm::dyn_cast<clang::CallExpr>(E->IgnoreImplicit()->IgnoreParens()) : nullptr;
+  const clang::FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || Callee->getReturnType()->isVoidType()) return;
+  AC.note(AC.fileLoc(Call->getBeginLoc()),
+          "'%0' returns a value, so the statement after the directive is a task block, not a call of a task "
+          "function (which returns void)",
+          Callee->getNameAsString());
+}
+
 bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool Guarded,
                            std::vector<const clang::Stmt *> &Loops, BlockScan &Scan) {
   if (!S) return true;
@@ -68,6 +83,7 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool 
         "a task block cannot be outlined into a task when it %0; write the task as a function with a task "
         "directive, and call it here",
         Why);
+    noteValueCall(Block);
     return false;
   }
   if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S)) {
@@ -88,6 +104,7 @@ bool TaskBlocks::scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool 
           "a task block cannot be outlined into a task when it uses class member '%0'; write the task as a "
           "function with a task directive",
           Ref->getDecl()->getNameAsString());
+      noteValueCall(Block);
       return false;
     }
   }

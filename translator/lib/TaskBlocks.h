@@ -93,6 +93,9 @@ private:
 
   bool inRange(clang::SourceLocation L, const clang::Stmt *Block) const;
 
+  /// After an error about a task block that is one call of a function
+  /// returning a value: a note that this is why it is a block.
+  void noteValueCall(const clang::Stmt *Block);
   bool scanBlock(const clang::Stmt *S, const clang::Stmt *Block, bool Guarded,
                  std::vector<const clang::Stmt *> &Loops, BlockScan &Scan);
 
