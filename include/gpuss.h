@@ -216,7 +216,8 @@ void css_wait_on(const css_region *regions, size_t count);
  * barrier, those too, as css_wait_on). gpuss-translate calls it before it
  * copies a `const T &` argument named in a clause into a task: the copy
  * then holds the value the sequential program reads at the call. Inside a
- * task body it returns at once (the copy is taken as it is). */
+ * task body it waits for the body's children where one of them wrote the
+ * regions. */
 void css_wait_written(const css_region *regions, size_t count);
 
 /* The program is done with these regions, as if it freed them: a local

@@ -318,7 +318,7 @@ void Runtime::wait_on(std::span<const css_region> regions) {
 }
 
 void Runtime::wait_written(std::span<const css_region> regions) {
-  if (running_task()) return; // gpuss.h
+  if (RunningTask *running = running_task()) return running->nested->wait_written(*running, regions);
   ApiCall call;
   impl_->master().wait_written(regions);
 }

@@ -154,7 +154,8 @@ void css_wait_on(const css_region *regions, size_t count) {
 }
 
 void css_wait_written(const css_region *regions, size_t count) {
-  if (gpuss::running_task()) return; // nested: not tracked against the children (gpuss.h)
+  if (gpuss::RunningTask *running = gpuss::running_task())
+    return running->nested->wait_written(*running, {regions, count});
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
   if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook: the whole wait

@@ -191,6 +191,15 @@ void NestedTasks::wait_for_children(RunningTask &running) {
                        [&] { return parent.unfinished_children.load(std::memory_order_acquire) == 0; });
 }
 
+void NestedTasks::wait_written(RunningTask &running, std::span<const css_region> regions) {
+  Task &parent = *running.task;
+  if (parent.unfinished_children.load(std::memory_order_acquire) == 0 || !parent.children) return;
+  // The domain is the body's own, filled on this thread (above).
+  for (const css_region &region : regions)
+    if (parent.children->tracker.written_since_barrier(Region::from(region), false))
+      return wait_for_children(running);
+}
+
 void NestedTasks::child_done(const TaskRef &child) {
   Task &parent = *child->parent;
   for (TaskRef &sibling : parent.children->graph.complete(*child))

@@ -33,6 +33,7 @@
 #include "graph/Task.hpp"
 
 #include <atomic>
+#include <span>
 #include <vector>
 
 namespace gpuss {
@@ -88,6 +89,9 @@ public:
   void submit(RunningTask &running, const css_task_desc &desc);
   // A barrier or wait on inside the body of `running`: its children finish.
   void wait_for_children(RunningTask &running);
+  // css_wait_written inside the body: its children finish where one of
+  // them wrote any byte of `regions` (nothing to wait for otherwise).
+  void wait_written(RunningTask &running, std::span<const css_region> regions);
   // A host worker ran `child`, and its own children have finished.
   void child_done(const TaskRef &child);
 
