@@ -231,6 +231,38 @@ void parent_with_a_stray_child() {
   runtime.barrier();
 }
 
+// A child that writes what its parent only reads: the tasks around the
+// parent are not ordered with the write, and on a device the parent's copy
+// is never written back (G0=0 where the program gives 2, no message, in a
+// helper's sweep of nested tasks). Refused at the child's call; a child that
+// only reads it, or writes what the parent writes, is fine.
+void parent_reading_with_child(bool child_writes, const Config &config) {
+  Runtime runtime(config);
+  Task("parent")
+      .in(shared_data)
+      .body([&, child_writes](TaskEnv env) {
+        long *data = env.ptr<long>(0);
+        Task child("child");
+        if (child_writes)
+          child.inout(data, sizeof(Block));
+        else
+          child.in(data, sizeof(Block));
+        child.body([](TaskEnv) {}).submit(runtime);
+      })
+      .submit(runtime);
+  runtime.barrier();
+  std::exit(0);
+}
+
+TEST_F(NestedMisuse, AChildWritingWhatItsParentOnlyReadsIsAnError) {
+  for (const Config &config : {host_config(2), sim_config(0, 2)}) {
+    EXPECT_DEATH(parent_reading_with_child(true, config),
+                 "task 'child': is called inside task 'parent' .* and writes 64 bytes at 0x[0-9a-f]+, which that "
+                 "task only reads \\(input\\)");
+    EXPECT_EXIT(parent_reading_with_child(false, config), ::testing::ExitedWithCode(0), "");
+  }
+}
+
 TEST_F(NestedMisuse, AChildOutsideItsParentsDataIsAnError) {
   EXPECT_DEATH(
       parent_with_a_stray_child(),

@@ -102,12 +102,37 @@ RunningTask *running_task() {
   return current_running;
 }
 
+void NestedTasks::check_write_allowed(const RunningTask &running, const css_task_desc &desc,
+                                      const Region &region, std::uint32_t direction) const {
+  // A child that writes what its parent only reads: the parent's caller
+  // orders nothing after the parent for those bytes, so other readers run
+  // beside it (with children writing the same bytes), and on a device the
+  // parent's copy is never written back (a parent with input(g[0;n]) whose
+  // child had inout: G0=0 where the program gives 2, no message; a helper's
+  // sweep of nested tasks, 2026-11-29).
+  if (direction == CSS_IN) return;
+  const Task &parent = *running.task;
+  const css_access *read_only = nullptr;
+  for (std::size_t a = 0; a < parent.user_accesses.size(); ++a) {
+    Region seen = Region::from(parent.user_accesses[a].region);
+    seen.base = reinterpret_cast<std::uintptr_t>((*running.addresses)[a]);
+    if (parent.user_accesses[a].direction != CSS_IN && seen.contains(region)) return;
+    if (parent.user_accesses[a].direction == CSS_IN && seen.overlaps(region)) read_only = &parent.user_accesses[a];
+  }
+  if (read_only)
+    fatal_for_task(&desc, "is called inside task '" + std::string(parent.label) + "' (" + parent.where() +
+                              ") and writes " + describe(region) +
+                              ", which that task only reads (input): the tasks around the parent are not ordered "
+                              "with that write; give the parent inout(...) or output(...) on it");
+}
+
 void NestedTasks::check_within_parent(const RunningTask &running, const css_task_desc &desc) const {
   const Task &parent = *running.task;
   const StackRange &stack = thread_stack();
   for (std::uint32_t i = 0; i < desc.num_accesses; ++i) {
     Region region = Region::from(desc.accesses[i].region);
     if (region.empty()) continue;
+    check_write_allowed(running, desc, region, desc.accesses[i].direction);
     if (region.base >= stack.low && region.end() <= stack.high) continue; // the parent body's locals
     // Heap memory outside the parent's data is taken for the body's own (a
     // temporary it allocated, as Strassen's): only globals are surely not.

@@ -30,6 +30,7 @@
 #include "support/Config.hpp"
 #include "graph/DependencyTracker.hpp"
 #include "graph/Renaming.hpp"
+#include "graph/Region.hpp"
 #include "graph/Task.hpp"
 
 #include <atomic>
@@ -98,6 +99,9 @@ public:
 private:
   void run_inline(const css_task_desc &desc);
   void check_within_parent(const RunningTask &running, const css_task_desc &desc) const;
+  // A child's write to bytes its parent only reads is refused.
+  void check_write_allowed(const RunningTask &running, const css_task_desc &desc, const Region &region,
+                           std::uint32_t direction) const;
 
   const bool inline_only_;
   const bool check_regions_; // CSS_CHECK_REGIONS (RegionCheck.hpp)
