@@ -263,6 +263,29 @@ TEST_F(NestedMisuse, AChildWritingWhatItsParentOnlyReadsIsAnError) {
   }
 }
 
+// A parent on a (simulated) device has its data at the device's copy: a
+// child naming the global the parent's clauses name, by its host address,
+// names memory that is not the parent's there. The error said to name it in
+// the parent's clauses, which the program did (a helper's sweep of nested
+// tasks); it now says where the parent's data is. On host workers the same
+// program is fine.
+void child_naming_the_parents_global(const Config &config) {
+  Runtime runtime(config);
+  Task("parent")
+      .inout(shared_data)
+      .body([&](TaskEnv) { Task("child").inout(shared_data).body([](TaskEnv) {}).submit(runtime); })
+      .submit(runtime);
+  runtime.barrier();
+  std::exit(0);
+}
+
+TEST_F(NestedMisuse, AChildOfADeviceParentNamesItsDataThroughTheParentsPointers) {
+  EXPECT_DEATH(child_naming_the_parents_global(sim_config(0, 2)),
+               "task 'child': is called inside task 'parent' .*, which runs on a device, and names 64 bytes at "
+               "0x[0-9a-f]+, a global's host memory");
+  EXPECT_EXIT(child_naming_the_parents_global(host_config(2)), ::testing::ExitedWithCode(0), "");
+}
+
 TEST_F(NestedMisuse, AChildOutsideItsParentsDataIsAnError) {
   EXPECT_DEATH(
       parent_with_a_stray_child(),

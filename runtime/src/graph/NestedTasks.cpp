@@ -144,6 +144,15 @@ void NestedTasks::check_within_parent(const RunningTask &running, const css_task
       seen.base = reinterpret_cast<std::uintptr_t>((*running.addresses)[a]);
       within = seen.contains(region);
     }
+    if (!within && !running.on_host_worker)
+      // The parent runs on a device: its data is the device's copy, and a
+      // global's host address is not it, even where the parent's clauses
+      // name that global (the advice below could not be followed; a
+      // helper's sweep of nested tasks, 2026-11-29).
+      fatal_for_task(&desc, "is called inside task '" + std::string(parent.label) + "' (" + parent.where() +
+                                "), which runs on a device, and names " + describe(region) +
+                                ", a global's host memory: there the parent's data is the device's copy; name "
+                                "it through the pointer the parent's body was given");
     if (!within)
       fatal_for_task(
           &desc, "is called inside task '" + std::string(parent.label) + "' (" + parent.where() +
