@@ -691,6 +691,26 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lendi
         // Nothing would wake it: planned again at once, without lenders.
         if (!lenders_busy) return this->plan(task, space, plan, Lending::Refused);
       }
+      // Nothing left to give up but the task's own copies, which hold the
+      // free room apart (a 64 KiB cache with one of the task's two 32 KiB
+      // objects in the middle of it: a copy-back of a renamed value waited
+      // forever, about 1 run in 20 of a helper's nested-task program under
+      // wb). They go too, home first where they are the newest value, and
+      // the task is placed afresh.
+      if (!waiting && lending == Lending::Allowed) {
+        bool own_copies_going = false, dropped = false;
+        for (ObjectUse &use : uses) {
+          DataObject &object = *use.object;
+          if (!object.replicas[space].holds_value() || object.replicas[space].pinned()) continue;
+          if (object.dirty_space == space) {
+            write_back(object);
+            own_copies_going = true;
+          }
+          invalidate_replica(object, space);
+          dropped = true;
+        }
+        if (dropped && !own_copies_going) return this->plan(task, space, plan, Lending::Refused);
+      }
       return PlanOutcome::Blocked;
     }
     allocated.emplace_back(&object, *block);
