@@ -696,8 +696,9 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lendi
       // objects in the middle of it: a copy-back of a renamed value waited
       // forever, about 1 run in 20 of a helper's nested-task program under
       // wb). They go too, home first where they are the newest value, and
-      // the task is placed afresh.
-      if (!waiting && lending == Lending::Allowed) {
+      // the task is placed afresh. Not while other tasks or copies pin
+      // replicas here: their ends make room and retry the task.
+      if (!waiting && lending == Lending::Allowed && !cache(space).any_pinned()) {
         bool own_copies_going = false, dropped = false;
         for (ObjectUse &use : uses) {
           DataObject &object = *use.object;

@@ -34,6 +34,7 @@
 #include "memory/DataObject.hpp"
 #include "memory/MemoryNode.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -109,6 +110,11 @@ public:
   void touch(DataObject &object);
   void remove(DataObject &object);
   bool contains(const DataObject &object) const { return positions_.contains(&object); }
+
+  // Whether any replica here is pinned (by a task, a copy in flight).
+  bool any_pinned() const {
+    return std::any_of(lru_.begin(), lru_.end(), [&](const DataObject *o) { return o->replicas[space_].pinned(); });
+  }
 
   // The least recently used object whose replica here is not pinned; null
   // if every replica here is pinned.
