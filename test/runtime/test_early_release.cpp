@@ -196,7 +196,9 @@ std::string stderr_of_freeing_gated_results(const Config &config, bool with_read
     });
     std::free(block); // looks, then waits for the tasks
     opener.join();
-    if (with_reader) EXPECT_EQ(sum, 7L * count);
+    if (with_reader) {
+      EXPECT_EQ(sum, 7L * count);
+    }
   }
   runtime.barrier();
   return testing::internal::GetCapturedStderr();
