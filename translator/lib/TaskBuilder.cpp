@@ -93,6 +93,7 @@ bool TaskBuilder::checkTaskFunction(const clang::FunctionDecl *FD, SourceLocatio
                P->getNameAsString(), FD->getNameAsString());
       return false;
     }
+    bool KeptByAddress = false; // `T &x`
     if (T->isReferenceType()) {
       // `const T &x` of a trivially copyable T is captured by value; a
       // `T &x` named in a clause is the object it refers to.
@@ -112,21 +113,7 @@ bool TaskBuilder::checkTaskFunction(const clang::FunctionDecl *FD, SourceLocatio
             P->getNameAsString(), FD->getNameAsString(), Why, AC.printType(T));
         return false;
       }
-      if (!Object.isConstQualified()) {
-        // The task works on the object's bytes where it runs (a device's
-        // copy of them): a std::vector's are a few pointers to elements
-        // that no clause names, which tasks reaching them through data()
-        // are not ordered with (wrong sums in a helper's C++ sweep).
-        if (Ctx.getLangOpts().CPlusPlus && !Object->isDependentType() && !Object.isTriviallyCopyableType(Ctx)) {
-          AC.error(P->getLocation(),
-                   "parameter '%0' of task function '%1' is a reference to type '%2', which is not trivially "
-                   "copyable: a task gets the object's bytes, not what it holds elsewhere; pass a pointer to "
-                   "the data instead (for a container, its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
-                   P->getNameAsString(), FD->getNameAsString(), AC.printType(Object));
-          return false;
-        }
-        continue; // checked against the clauses
-      }
+      KeptByAddress = !Object.isConstQualified(); // checked against the clauses
       T = Object;
     }
     // A C99 variable-length array parameter (`double a[n][n]`) is a
@@ -141,14 +128,25 @@ bool TaskBuilder::checkTaskFunction(const clang::FunctionDecl *FD, SourceLocatio
       return false;
     }
     // A type that depends on template parameters is checked when the
-    // template is instantiated (a static_assert in the generated code).
+    // template is instantiated (a static_assert in the generated code). A
+    // `T &x` is not copied, but the task works on the object's bytes where
+    // it runs (a device's copy of them): a std::vector's are a few pointers
+    // to elements that no clause names, which tasks reaching them through
+    // data() are not ordered with (wrong sums in a helper's C++ sweep).
     bool Copyable = !Ctx.getLangOpts().CPlusPlus || T->isDependentType() || T.isTriviallyCopyableType(Ctx);
     if (!Copyable) {
-      AC.error(P->getLocation(),
-               "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
-               "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
-               "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
-               P->getNameAsString(), FD->getNameAsString(), AC.printType(T));
+      if (KeptByAddress)
+        AC.error(P->getLocation(),
+                 "parameter '%0' of task function '%1' is a reference to type '%2', which is not trivially "
+                 "copyable: a task gets the object's bytes, not what it holds elsewhere; pass a pointer to "
+                 "the data instead (for a container, its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
+                 P->getNameAsString(), FD->getNameAsString(), AC.printType(T));
+      else
+        AC.error(P->getLocation(),
+                 "parameter '%0' of task function '%1' has type '%2', which is not trivially copyable, so "
+                 "it cannot be copied into a task; pass a pointer to the data instead (for a container, "
+                 "its data() and size, e.g. 'inout([n]%0)' for 'T *%0')",
+                 P->getNameAsString(), FD->getNameAsString(), AC.printType(T));
       return false;
     }
   }
@@ -434,6 +432,12 @@ bool TaskBuilder::buildAccesses(const ParsedDirective *Task, const ParsedDirecti
   return Ok;
 }
 
+void TaskBuilder::keepAddress(ParamCode &PC, clang::QualType Object) const {
+  PC.ByReference = true;
+  PC.RefType = AC.genType(Ctx.getPointerType(Object));
+  PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
+}
+
 bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
                               const std::vector<PendingAccess> &Pending, TaskCode &Code) {
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
@@ -449,12 +453,7 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
     PC.TypeName = AC.genType(T);
     if (IsRef) {
       PC.HelperDeclarator = AC.genType(Declared, PC.Name);
-      if (!Object.isConstQualified()) {
-        // `T &x`: the task keeps the object's address.
-        PC.ByReference = true;
-        PC.RefType = AC.genType(Ctx.getPointerType(Object));
-        PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
-      }
+      if (!Object.isConstQualified()) keepAddress(PC, Object); // `T &x`
     }
     if (T->isPointerType() && T->getPointeeType()->isVariablyModifiedType()) {
       bool Const = Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();
@@ -497,9 +496,7 @@ bool TaskBuilder::buildParams(const clang::FunctionDecl *FD, const clang::CallEx
       // Members named (`input(b.v[0;n])`), or an array (`const double
       // (&a)[16]`, which cannot be copied by assignment): the task reaches
       // the data through the object, as through a `T &`.
-      PC.ByReference = true;
-      PC.RefType = AC.genType(Ctx.getPointerType(Object));
-      PC.Storage = AC.genType(Ctx.getPointerType(Object), PC.Name);
+      keepAddress(PC, Object);
     }
     PC.CopyableUnknown = T->isDependentType() && !T->isPointerType() && !PC.ByReference;
     if (!PC.Members.empty() && (T->isPointerType() || PC.ByReference)) {

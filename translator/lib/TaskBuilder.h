@@ -87,6 +87,10 @@ private:
 
   /// The parameters of a task of function FD: how each is stored and
   /// passed, and the access its pointer is rebased with.
+  /// The task keeps the address of the object parameter PC refers to
+  /// (a `T &`, or a `const T &` reached through it): the body gets it back
+  /// through its access.
+  void keepAddress(ParamCode &PC, clang::QualType Object) const;
   bool buildParams(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
                    const std::vector<PendingAccess> &Pending, TaskCode &Code);
 
