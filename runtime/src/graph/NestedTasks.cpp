@@ -102,6 +102,14 @@ RunningTask *running_task() {
   return current_running;
 }
 
+Region NestedTasks::parent_region_as_seen(const RunningTask &running, std::size_t access) {
+  // At the address the parent's body was given (a device copy's, or a
+  // renamed buffer's), not the one the parent's call named.
+  Region seen = Region::from(running.task->user_accesses[access].region);
+  seen.base = reinterpret_cast<std::uintptr_t>((*running.addresses)[access]);
+  return seen;
+}
+
 void NestedTasks::check_write_allowed(const RunningTask &running, const css_task_desc &desc,
                                       const Region &region, std::uint32_t direction) const {
   // A child that writes what its parent only reads: the parent's caller
@@ -114,8 +122,7 @@ void NestedTasks::check_write_allowed(const RunningTask &running, const css_task
   const Task &parent = *running.task;
   const css_access *read_only = nullptr;
   for (std::size_t a = 0; a < parent.user_accesses.size(); ++a) {
-    Region seen = Region::from(parent.user_accesses[a].region);
-    seen.base = reinterpret_cast<std::uintptr_t>((*running.addresses)[a]);
+    const Region seen = parent_region_as_seen(running, a);
     if (parent.user_accesses[a].direction != CSS_IN && seen.contains(region)) return;
     if (parent.user_accesses[a].direction == CSS_IN && seen.overlaps(region)) read_only = &parent.user_accesses[a];
   }
@@ -138,12 +145,8 @@ void NestedTasks::check_within_parent(const RunningTask &running, const css_task
     // temporary it allocated, as Strassen's): only globals are surely not.
     if (!static_data().overlaps(region)) continue;
     bool within = false;
-    for (std::size_t a = 0; a < parent.user_accesses.size() && !within; ++a) {
-      // The parent's access as its body sees it: at the address it was given.
-      Region seen = Region::from(parent.user_accesses[a].region);
-      seen.base = reinterpret_cast<std::uintptr_t>((*running.addresses)[a]);
-      within = seen.contains(region);
-    }
+    for (std::size_t a = 0; a < parent.user_accesses.size() && !within; ++a)
+      within = parent_region_as_seen(running, a).contains(region);
     if (!within && !running.on_host_worker)
       // The parent runs on a device: its data is the device's copy, and a
       // global's host address is not it, even where the parent's clauses

@@ -99,6 +99,8 @@ public:
 private:
   void run_inline(const css_task_desc &desc);
   void check_within_parent(const RunningTask &running, const css_task_desc &desc) const;
+  // The parent's access `access` as its body sees it.
+  static Region parent_region_as_seen(const RunningTask &running, std::size_t access);
   // A child's write to bytes its parent only reads is refused.
   void check_write_allowed(const RunningTask &running, const css_task_desc &desc, const Region &region,
                            std::uint32_t direction) const;
