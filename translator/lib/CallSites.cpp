@@ -211,13 +211,20 @@ bool CallSites::checkCallPlace(const CallSite &Site, size_t TaskIndex) {
   return true;
 }
 
-std::optional<clang::CharSourceRange> CallSites::calleeNameRange(const clang::CallExpr *Call) const {
+clang::SourceRange CallSites::calleeName(const clang::CallExpr *Call) {
+  // The qualified name only: explicit template arguments (`f<double>`) are
+  // not part of it.
   const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
   clang::SourceRange Name = Callee->getSourceRange();
   if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
     Name.setEnd(Ref->getNameInfo().getEndLoc());
   else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
     Name.setEnd(Lookup->getNameInfo().getEndLoc());
+  return Name;
+}
+
+std::optional<clang::CharSourceRange> CallSites::calleeNameRange(const clang::CallExpr *Call) const {
+  const clang::SourceRange Name = calleeName(Call);
   if (Name.getBegin().isFileID() && Name.getEnd().isFileID())
     return clang::CharSourceRange::getTokenRange(Name);
   if (Name.getBegin().isFileID() || Name.getEnd().isFileID()) return std::nullopt;
@@ -299,12 +306,8 @@ void CallSites::planCalls() {
 }
 
 std::optional<CallSites::SpelledCall> CallSites::spelledInMacroArgument(const clang::CallExpr *Call) const {
-  const clang::Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  SourceLocation NameBegin = Callee->getBeginLoc(), NameEnd = Callee->getEndLoc();
-  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
-    NameEnd = Ref->getNameInfo().getEndLoc();
-  else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
-    NameEnd = Lookup->getNameInfo().getEndLoc();
+  const clang::SourceRange Name = calleeName(Call);
+  const SourceLocation NameBegin = Name.getBegin(), NameEnd = Name.getEnd();
   const SourceLocation RParen = Call->getRParenLoc();
   for (SourceLocation Loc : {NameBegin, NameEnd, RParen})
     if (!Loc.isMacroID() || !SM.isMacroArgExpansion(Loc)) return std::nullopt;

@@ -91,6 +91,9 @@ private:
   /// (not possible in a class template, whose members are not tasks).
   bool checkCallPlace(const CallSite &Site, size_t TaskIndex);
 
+  /// The source range of a call's callee's name (its qualifier included,
+  /// explicit template arguments not).
+  static clang::SourceRange calleeName(const clang::CallExpr *Call);
   /// The file range of a call's callee when the name is written through
   /// object-like macros (`#define gemm cblas_dgemm`, then `gemm(...)`).
   std::optional<clang::CharSourceRange> calleeNameRange(const clang::CallExpr *Call) const;
