@@ -210,6 +210,12 @@ void css_barrier(void);
  * running. */
 void css_wait_on(const css_region *regions, size_t count);
 
+/* css_wait_on for a directive at file:line (`#pragma css wait on`, an
+ * OmpSs `taskwait on`): a region it cannot wait for (a null address with
+ * bytes, a negative size) is reported there. gpuss-translate calls it; file
+ * must outlive the program (a string literal). */
+void css_wait_on_at(const char *file, int line, const css_region *regions, size_t count);
+
 /* Return once the tasks called before that write each region have finished
  * and its value is in user memory, so that the program may read it; tasks
  * that only read it keep running (where one wrote it since the last

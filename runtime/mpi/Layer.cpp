@@ -97,15 +97,19 @@ void Layer::finish(Runtime &runtime) {
   barrier(runtime);
 }
 
-void Layer::wait_on(Runtime &runtime, std::span<const css_region> regions) {
+void Layer::wait_on(Runtime &runtime, std::span<const css_region> regions, const char *file, int line) {
   // Every rank runs the code after the wait, which may read the value (and
   // decide what to call next by it): every rank gets it.
   for (const css_region &user_region : regions) {
     const Region region = Region::from(user_region);
-    if (auto problem = region.misuse()) fatal("wait on: " + *problem);
-    submit_transfers(runtime, distribution_.gather(region, CSS_MPI_ALL), "<wait on>", 0, &pending_);
+    if (auto problem = region.misuse()) {
+      if (file) gpuss::fatal_at(file, line, "wait on: " + *problem);
+      fatal("wait on: " + *problem);
+    }
+    submit_transfers(runtime, distribution_.gather(region, CSS_MPI_ALL), file ? file : "<wait on>", line,
+                     &pending_);
   }
-  runtime.wait_on(regions);
+  runtime.wait_on(regions, file, line);
   wait_for(pending_); // the sends too, before the program may write what they read
 }
 

@@ -37,7 +37,7 @@ public:
   // The C API's calls, made in distributed mode. `runtime` is the process's.
   void submit(Runtime &runtime, const css_task_desc &desc);
   void barrier(Runtime &runtime);
-  void wait_on(Runtime &runtime, std::span<const css_region> regions);
+  void wait_on(Runtime &runtime, std::span<const css_region> regions, const char *file = nullptr, int line = 0);
   void release(Runtime &runtime, std::span<const css_region> regions);
   // Before the runtime finishes: the barrier that brings every value home.
   void finish(Runtime &runtime);

@@ -285,8 +285,10 @@ std::string genFinish() {
 
 namespace {
 
-/// A call of `Function(regions, count)` over `Regions`, as one statement.
-std::string genRegionsCall(const char *Function, const std::vector<RegionCode> &Regions) {
+/// A call of `Function(Leading regions, count)` over `Regions`, as one
+/// statement; `Leading` is empty or ends with ", ".
+std::string genRegionsCall(const char *Function, const std::vector<RegionCode> &Regions,
+                           const std::string &Leading = "") {
   std::string R = local("wait");
   std::string S = "do { " + std::string(rt::Region) + " " + R + "[" + std::to_string(Regions.size()) + "]; ";
   for (size_t I = 0; I < Regions.size(); ++I) {
@@ -299,14 +301,14 @@ std::string genRegionsCall(const char *Function, const std::vector<RegionCode> &
            ".rows = " + G.Rows + "; " + E + ".stride = " + G.Stride + "; ";
     }
   }
-  S += std::string(Function) + "(" + R + ", " + std::to_string(Regions.size()) + "); } while (0);";
+  S += std::string(Function) + "(" + Leading + R + ", " + std::to_string(Regions.size()) + "); } while (0);";
   return S;
 }
 
 } // namespace
 
-std::string genWaitOn(const std::vector<RegionCode> &Regions) {
-  return genRegionsCall(rt::WaitOn, Regions);
+std::string genWaitOn(const std::vector<RegionCode> &Regions, const std::string &File, unsigned Line) {
+  return genRegionsCall(rt::WaitOnAt, Regions, cStringLiteral(File) + ", " + std::to_string(Line) + ", ");
 }
 
 std::string genRelease(const std::vector<RegionCode> &Regions) {

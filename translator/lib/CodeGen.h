@@ -44,7 +44,7 @@ std::string genCallSiteSubmit(const TaskCode &Task, const std::vector<std::strin
 std::string genBarrier();
 std::string genStart();
 std::string genFinish();
-std::string genWaitOn(const std::vector<RegionCode> &Regions);
+std::string genWaitOn(const std::vector<RegionCode> &Regions, const std::string &File, unsigned Line);
 /// css_release of `Regions`: their tasks finish, readers too, and the
 /// runtime forgets them (a local that stops living).
 std::string genRelease(const std::vector<RegionCode> &Regions);

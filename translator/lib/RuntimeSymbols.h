@@ -36,6 +36,7 @@ inline constexpr const char *Start = "css_start";
 inline constexpr const char *Finish = "css_finish";
 inline constexpr const char *Barrier = "css_barrier";
 inline constexpr const char *WaitOn = "css_wait_on";
+inline constexpr const char *WaitOnAt = "css_wait_on_at";
 inline constexpr const char *Release = "css_release";
 inline constexpr const char *CudaStream = "css_cuda_stream";
 inline constexpr const char *CriticalEnter = "css_critical_enter";

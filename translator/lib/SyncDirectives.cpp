@@ -63,7 +63,7 @@ void SyncDirectives::handleSync(const ParsedDirective &P) {
         warnRowCount(Scope, It, *B);
     }
     if (!Ok) return;
-    Code = genWaitOn(Waited);
+    Code = genWaitOn(Waited, AC.fileName(R.Begin), AC.lineOf(R.Begin));
     break;
   }
   default:

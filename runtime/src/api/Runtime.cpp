@@ -311,10 +311,10 @@ void Runtime::barrier() {
   ApiCall call;
   impl_->master().barrier();
 }
-void Runtime::wait_on(std::span<const css_region> regions) {
+void Runtime::wait_on(std::span<const css_region> regions, const char *file, int line) {
   if (RunningTask *running = running_task()) return running->nested->wait_for_children(*running);
   ApiCall call;
-  impl_->master().wait_on(regions);
+  impl_->master().wait_on(regions, file, line);
 }
 
 void Runtime::wait_written(std::span<const css_region> regions) {

@@ -31,7 +31,8 @@ public:
 
   void submit(const css_task_desc &desc);
   void barrier();
-  void wait_on(std::span<const css_region> regions);
+  // file, line: the directive's call site, for a region it cannot wait for.
+  void wait_on(std::span<const css_region> regions, const char *file = nullptr, int line = 0);
   void wait_written(std::span<const css_region> regions);
   // The program is done with these regions (gpuss.h, css_release).
   void release(std::span<const css_region> regions);

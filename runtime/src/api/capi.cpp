@@ -143,14 +143,18 @@ void css_barrier(void) {
 }
 
 void css_wait_on(const css_region *regions, size_t count) {
+  css_wait_on_at(nullptr, 0, regions, count);
+}
+
+void css_wait_on_at(const char *file, int line, const css_region *regions, size_t count) {
   // Inside a task: its children, all of them (they are few and short-lived).
   if (gpuss::RunningTask *running = gpuss::running_task())
     return running->nested->wait_for_children(*running);
   ProcessRuntime &process = process_runtime();
   std::lock_guard lock(process.mutex);
   if (gpuss::mpi::Layer *layer = gpuss::mpi::layer()) // MPI hook
-    return layer->wait_on(started_runtime(process), {regions, count});
-  if (process.runtime) process.runtime->wait_on({regions, count});
+    return layer->wait_on(started_runtime(process), {regions, count}, file, line);
+  if (process.runtime) process.runtime->wait_on({regions, count}, file, line);
 }
 
 void css_wait_written(const css_region *regions, size_t count) {

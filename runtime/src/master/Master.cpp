@@ -218,11 +218,14 @@ void Master::rank_unfinished_tasks() {
   queues_.signal.notify();
 }
 
-void Master::wait_on(std::span<const css_region> regions) {
+void Master::wait_on(std::span<const css_region> regions, const char *file, int line) {
   if (finished_) return;
   for (const css_region &user_region : regions) {
     Region region = Region::from(user_region);
-    if (auto problem = region.misuse()) fatal("wait on: " + *problem);
+    if (auto problem = region.misuse()) {
+      if (file) fatal_at(file, line, "wait on: " + *problem);
+      fatal("wait on: " + *problem);
+    }
     std::vector<TaskRef> created, users;
     std::vector<DataObjectRef> objects;
     tracker_.bring_home(&region, created, &users, devices_.empty() ? nullptr : &objects);

@@ -59,7 +59,7 @@ public:
   // the MPI layer's transfers), ordered by its regions like any other.
   void submit_external(const css_task_desc &desc, ExternalExecutor &executor);
   void barrier();
-  void wait_on(std::span<const css_region> regions);
+  void wait_on(std::span<const css_region> regions, const char *file = nullptr, int line = 0);
   // css_wait_written: a wait on for the regions that a task wrote since
   // the last barrier; nothing for the others.
   void wait_written(std::span<const css_region> regions);

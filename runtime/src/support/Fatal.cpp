@@ -25,6 +25,12 @@ void fatal(std::string_view message) {
   end_process();
 }
 
+void fatal_at(const char *file, int line, std::string_view message) {
+  std::fprintf(stderr, "gpuss: error: %s:%d: %.*s\n", file ? file : "<unknown>", line,
+               static_cast<int>(message.size()), message.data());
+  end_process();
+}
+
 void fatal_for_task(const char *label, const char *file, int line, std::string_view message) {
   std::fprintf(stderr, "gpuss: error: %s:%d: task '%s': %.*s\n", file ? file : "<unknown>", line,
                label ? label : "<unnamed>", static_cast<int>(message.size()), message.data());

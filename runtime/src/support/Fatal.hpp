@@ -15,6 +15,8 @@ namespace gpuss {
 
 [[noreturn]] void fatal(std::string_view message);
 [[noreturn]] void fatal_for_task(const css_task_desc *desc, std::string_view message);
+// The same for a directive of the program's (a wait on) at file:line.
+[[noreturn]] void fatal_at(const char *file, int line, std::string_view message);
 // The same, for a task already submitted: its label and call site.
 [[noreturn]] void fatal_for_task(const char *label, const char *file, int line, std::string_view message);
 // The same message, then exit status 1 (without atexit handlers, which

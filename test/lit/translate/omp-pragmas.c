@@ -43,7 +43,7 @@ int main(void) {
   {
     for (int b = 0; b < 8; b++)
       sum(64, v[b], &acc);
-// CHECK: css_wait_on({{.*}}); /* #pragma omp taskwait on(acc) */
+// CHECK: css_wait_on_at("{{.*}}omp-pragmas.c", 47, {{.*}}); /* #pragma omp taskwait on(acc) */
 #pragma omp taskwait on(acc)
 // CHECK: /* #pragma omp single nowait */
 // CHECK-NOT: css_barrier()) /* #pragma omp single nowait */
@@ -78,7 +78,7 @@ int main(void) {
   for (int b = 0; b < 8; b++)
     sum(64, v[b], &acc);
 // OpenMP 5's taskwait depend(...) is taskwait on(...).
-// CHECK: css_wait_on({{.*}}); /* #pragma omp taskwait depend(in: acc) */
+// CHECK: css_wait_on_at("{{.*}}omp-pragmas.c", 82, {{.*}}); /* #pragma omp taskwait depend(in: acc) */
 #pragma omp taskwait depend(in: acc)
 // CHECK: css_barrier(); /* #pragma omp taskwait noflush */
 #pragma omp taskwait noflush

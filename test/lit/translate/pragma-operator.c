@@ -21,4 +21,4 @@ void run(int *x, int *y) {
 // CHECK: __css_submit_bump(x, "{{.*}}pragma-operator.c", 14);
 // CHECK-NEXT: css_barrier(); /* #pragma css barrier */;
 // CHECK-NEXT: __css_submit_bump(y, "{{.*}}pragma-operator.c", 16);
-// CHECK-NEXT: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(y, (size_t)(4) * sizeof(*y)); css_wait_on(__css_wait, 1); } while (0); /* #pragma css wait on ( y [ 4 ] ) */
+// CHECK-NEXT: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(y, (size_t)(4) * sizeof(*y)); css_wait_on_at("{{.*}}pragma-operator.c", 17, __css_wait, 1); } while (0); /* #pragma css wait on ( y [ 4 ] ) */

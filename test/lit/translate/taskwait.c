@@ -14,5 +14,5 @@ void run(int *v) {
 #pragma css taskwait
 }
 
-// CHECK: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(v, (size_t)(4) * sizeof(*v)); css_wait_on(__css_wait, 1); } while (0); /* #pragma css taskwait on([4]v) */
+// CHECK: do { css_region __css_wait[1]; __css_wait[0] = css_contiguous(v, (size_t)(4) * sizeof(*v)); css_wait_on_at("{{.*}}taskwait.c", 12, __css_wait, 1); } while (0); /* #pragma css taskwait on([4]v) */
 // CHECK: css_barrier(); /* #pragma css taskwait */
