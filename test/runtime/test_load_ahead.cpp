@@ -118,5 +118,95 @@ INSTANTIATE_TEST_SUITE_P(Devices, LoadAhead,
                                   std::to_string(info.param.second);
                          });
 
+
+// Tiles inside a panel, as LU's are: a 64 x 64 column-major matrix in 8 x 8
+// tiles, and the panel of block column 1 (rows 8 .. 63), which holds tiles
+// (1, 1) .. (7, 1). Gated readers use the tiles; a gated task that writes
+// the whole panel comes after them (`panel_first` false) or before them.
+// A tile's value in host memory is final for its reader unless a task
+// before the reader writes bytes of it: after them, the panel's writer does
+// not, so the seven tiles go ahead (until 2026-11-29 no region that overlaps
+// another went ahead, so LU's lower tiles never did); before them, it
+// does, and the readers must see what it wrote.
+struct PanelOutcome {
+  std::uint64_t loads_ahead = 0;
+  std::vector<double> sums;
+};
+
+PanelOutcome tiles_inside_a_panel(bool panel_first) {
+  constexpr std::size_t n = 64, nb = 8, nt = n / nb;
+  std::vector<double> a(n * n);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<double>(i % 13);
+  auto at = [&](std::size_t row, std::size_t column) { return &a[column * n + row]; };
+  // Two devices: the loads queued behind the gate on its device complete
+  // only once it opens; the other device takes the rest meanwhile.
+  Config config = sim_config(0, 2, CachePolicy::WriteBack, "1M");
+  Runtime runtime(config);
+  Gate gate;
+  int held = 0;
+  PanelOutcome outcome;
+  outcome.sums.assign(nt, 0.0);
+  Task("gate").out(held).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
+  auto write_panel = [&] {
+    Task("panel")
+        .in(held)
+        .strided(CSS_INOUT, at(nb, nb), (n - nb) * sizeof(double), nb, n * sizeof(double))
+        .body([&](TaskEnv env) {
+          for (std::size_t c = 0; c < nb; ++c)
+            for (std::size_t r = 0; r < n - nb; ++r)
+              env.at<double>(1, c, r) += 1000.0;
+        })
+        .submit(runtime);
+  };
+  if (panel_first) write_panel();
+  for (std::size_t i = 1; i < nt; ++i)
+    Task("read_tile")
+        .in(held)
+        .strided(CSS_IN, at(i * nb, nb), nb * sizeof(double), nb, n * sizeof(double))
+        .out(outcome.sums[i])
+        .body([](TaskEnv env) {
+          double sum = 0;
+          for (std::size_t c = 0; c < nb; ++c)
+            for (std::size_t r = 0; r < nb; ++r)
+              sum += env.at<double>(1, c, r);
+          *env.ptr<double>(2) = sum;
+        })
+        .submit(runtime);
+  if (!panel_first) write_panel();
+  // Opens once the loads are issued: the seven tiles, whose copies then
+  // keep the panel from going too (the directory leaves objects that
+  // overlap device copies to their tasks' fetches); or the panel alone,
+  // which its task reads first.
+  const std::uint64_t expected_loads = panel_first ? 1 : nt - 1;
+  barrier_then_open(runtime, [&] { gate.open(); },
+                    [&] { return runtime.stats().loads_ahead >= expected_loads; });
+  outcome.loads_ahead = runtime.stats().loads_ahead;
+  return outcome;
+}
+
+double tile_sum(std::size_t i, bool panel_written) {
+  constexpr std::size_t n = 64, nb = 8;
+  double sum = 0;
+  for (std::size_t c = nb; c < 2 * nb; ++c)
+    for (std::size_t r = i * nb; r < (i + 1) * nb; ++r)
+      sum += static_cast<double>((c * n + r) % 13) + (panel_written ? 1000.0 : 0.0);
+  return sum;
+}
+
+TEST(LoadAheadInsideAPanel, TilesGoAheadWhenNoEarlierTaskWritesTheirBytes) {
+  const PanelOutcome outcome = tiles_inside_a_panel(false);
+  EXPECT_EQ(outcome.loads_ahead, 7u) << "the seven tiles inside the panel";
+  for (std::size_t i = 1; i < 8; ++i)
+    EXPECT_EQ(outcome.sums[i], tile_sum(i, false)) << "tile " << i;
+}
+
+TEST(LoadAheadInsideAPanel, TilesStayWhereAnEarlierTaskWritesThePanel) {
+  const PanelOutcome outcome = tiles_inside_a_panel(true);
+  EXPECT_EQ(outcome.loads_ahead, 1u) << "the panel, and no tile: the panel's writer comes before the tiles' readers";
+  for (std::size_t i = 1; i < 8; ++i)
+    EXPECT_EQ(outcome.sums[i], tile_sum(i, true)) << "tile " << i << " must hold what the panel's task wrote";
+}
+
 } // namespace
 } // namespace gpuss::test
