@@ -184,12 +184,19 @@ void Master::rank_unfinished_tasks() {
   }
   // In core, a graph that no task holds up goes in the program's order
   // (ProgramOrder.hpp).
+  bool program_ordered = false;
   if (working_sets == 0 && config.program_order != ProgramOrder::Never) {
     const std::size_t executors = devices_.size() + config.num_cpus;
     const std::size_t min_width =
         config.program_order == ProgramOrder::Always ? 0 : program_order_width * executors;
-    if (rank_wide_graph_in_program_order(ranked, min_width)) Stats::add(stats_->program_ordered, 1);
+    program_ordered = rank_wide_graph_in_program_order(ranked, min_width);
+    if (program_ordered) Stats::add(stats_->program_ordered, 1);
   }
+  // Ranks of the critical path, counted in tasks: the helper weighs them
+  // again as it learns how long each kind of task takes (TimedRanks.hpp).
+  // Any other order it is to keep (an empty list says so).
+  const bool critical_path_ranks = working_sets == 0 && !program_ordered;
+  queues_.timed_rankings.push(config.rank_by_time && critical_path_ranks ? ranked : std::vector<TaskRef>{});
   // The order the ranked tasks are expected to run in tells the devices'
   // caches which data is needed soonest (CSS_EVICTION=next-use), and the
   // helper which working set each task is in.

@@ -65,12 +65,12 @@ bool Helper::drain_queues() {
   // before it raises `ranked`, so this same pass drains them too, and
   // the ranking is whole once `rankings` counts it.
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
+    for (std::vector<TaskRef> &ranked : queues_.timed_rankings.drain()) {
+      timed_ranks_.adopt(std::move(ranked));
+      kind_newly_timed_ = true; // kinds timed before this barrier weigh its ranks at once
+    }
     // Tasks already waiting were queued before they had ranks.
-    for (auto &by_kind : ready_)
-      for (std::deque<TaskRef> &queue : by_kind)
-        std::stable_sort(queue.begin(), queue.end(), [](const TaskRef &a, const TaskRef &b) {
-          return a->rank.load(std::memory_order_relaxed) > b->rank.load(std::memory_order_relaxed);
-        });
+    sort_by_ranks();
     Stats::add(stats_.rankings, 1);
     progress = true;
   }
@@ -97,6 +97,10 @@ bool Helper::drain_queues() {
     // A barrier's ranking: it replaces what is left of an earlier one.
     load_order_.assign(std::make_move_iterator(order.begin()), std::make_move_iterator(order.end()));
     std::fill(full_for_loads_.begin(), full_for_loads_.end(), false);
+    progress = true;
+  }
+  if (kind_newly_timed_ && !timed_ranks_.empty()) {
+    rank_by_time();
     progress = true;
   }
   for (auto &request : queues_.flushes.drain())
@@ -267,6 +271,33 @@ void Helper::learn_duration(const Task &task, int space) {
   int kind = space == 0 ? 0 : 1;
   auto [it, inserted] = durations_.try_emplace({task.label, kind}, seconds);
   if (!inserted) it->second = 0.8 * it->second + 0.2 * seconds;
+  kind_newly_timed_ |= inserted;
+}
+
+void Helper::sort_by_ranks() {
+  auto higher = [](const Task &a, const Task &b) {
+    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
+  };
+  for (auto &by_kind : ready_)
+    for (std::deque<TaskRef> &queue : by_kind)
+      std::stable_sort(queue.begin(), queue.end(), [&](const TaskRef &a, const TaskRef &b) { return higher(*a, *b); });
+  // The master planned the loads in rank order (LoadAheadPlan.cpp).
+  std::stable_sort(load_order_.begin(), load_order_.end(),
+                   [&](const LoadAhead &a, const LoadAhead &b) { return higher(*a.reader, *b.reader); });
+}
+
+void Helper::rank_by_time() {
+  kind_newly_timed_ = false;
+  // A task that may run on a device weighs what its kind took there; one
+  // timed only on the host, what it took there.
+  auto seconds = [&](const Task &task) -> std::optional<double> {
+    for (int kind : {1, 0})
+      if (auto it = durations_.find({task.label, kind}); it != durations_.end()) return it->second;
+    return std::nullopt;
+  };
+  if (!timed_ranks_.rerank(seconds)) return; // nothing timed yet, or nothing left: the ranks stand
+  sort_by_ranks();
+  Stats::add(stats_.timed_rankings, 1);
 }
 
 bool Helper::starving(int space) const {

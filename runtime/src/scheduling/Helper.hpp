@@ -12,6 +12,7 @@
 #include "devices/Device.hpp"
 #include "memory/Directory.hpp"
 #include "scheduling/Scheduler.hpp"
+#include "scheduling/TimedRanks.hpp"
 
 #include <deque>
 #include <map>
@@ -46,6 +47,9 @@ struct HelperQueues {
   // A barrier's ranked tasks, in submission order (CSS_EVICTION=next-use:
   // Directory::expect_order).
   BatchQueue<std::vector<TaskRef>> expected_orders;
+  // A barrier's ranked tasks, in submission order, when the ranks are the
+  // critical path's (empty otherwise): TimedRanks weighs them again.
+  BatchQueue<std::vector<TaskRef>> timed_rankings;
   std::atomic<bool> ranked{false};                // the master has just ranked the graph's tasks
   WakeSignal signal;                              // rung by every producer of the queues above
 };
@@ -108,6 +112,12 @@ private:
   // Device `space`'s estimated queued work, also published for the stats.
   void set_queued_seconds(int space, double seconds);
   void learn_duration(const Task &task, int space);
+  // The ready lists, and the loads ahead, in the order of the tasks' ranks
+  // as they now stand (a new ranking, or the same one weighed in time).
+  void sort_by_ranks();
+  // CSS_RANK_BY_TIME: the barrier's ranks again, weighed by the durations
+  // learned so far, once a kind of task has been timed for the first time.
+  void rank_by_time();
 
   const Config &config_;
   HelperQueues &queues_;
@@ -150,6 +160,8 @@ private:
   // (label, kind of space) -> seconds, smoothed. Labels are the translator's
   // string literals, so their addresses identify them.
   std::map<std::pair<const char *, int>, double> durations_;
+  TimedRanks timed_ranks_;
+  bool kind_newly_timed_ = false; // durations_ has a kind timed since rank_by_time last ran
   std::vector<std::shared_ptr<FlushRequest>> flushes_;
   // Out of core (OutOfCoreOrder.hpp): the unfinished tasks of each working
   // set of the last ranking. A ready task of a set more than sets_ahead past

@@ -126,6 +126,7 @@ constexpr const char *known_variables[] = {
     "CSS_WB_CLEAN",
     "CSS_EARLY_WRITE_BACK",
     "CSS_CRITICAL_PATH",
+    "CSS_RANK_BY_TIME",
     "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",
     "CSS_OOC_ORDER",
@@ -290,6 +291,7 @@ Config Config::from_environment() {
     config.early_write_back = parse_flag("CSS_EARLY_WRITE_BACK", v);
   if (const char *v = variable("CSS_CRITICAL_PATH"))
     config.critical_path = parse_flag("CSS_CRITICAL_PATH", v);
+  if (const char *v = variable("CSS_RANK_BY_TIME")) config.rank_by_time = parse_flag("CSS_RANK_BY_TIME", v);
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);

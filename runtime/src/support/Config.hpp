@@ -99,6 +99,8 @@ struct Config {
   bool critical_path = true;     // CSS_CRITICAL_PATH=0 to disable: with accelerators, a barrier ranks the
                                  // unfinished tasks by the longest chain after each, and ready tasks go in
                                  // rank order
+  bool rank_by_time = false;     // CSS_RANK_BY_TIME=1 to enable: those ranks weighed again by the tasks'
+                                 // durations as the helper learns them (scheduling/TimedRanks.hpp)
   bool fan_out_first = true;     // CSS_FAN_OUT_FIRST=0 to disable: with accelerators, ready tasks that
                                  // several others wait for go ahead of the rest
   bool load_ahead = true;        // CSS_LOAD_AHEAD=0 to disable: with ranks (CSS_CRITICAL_PATH), devices

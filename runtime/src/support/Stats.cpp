@@ -32,7 +32,7 @@ std::string StatsSnapshot::format_line() const {
        << " unlocked_copies=" << unlocked_copies << " staging_threads=" << staging_threads
        << " prefetch_depth=" << prefetch_depth << " staged_bytes=" << staged_bytes
        << " stage_s=" << seconds(stage_seconds) << " staging_alloc_s=" << seconds(staging_alloc_seconds)
-       << " working_sets=" << working_sets << " program_ordered=" << program_ordered << " rankings=" << rankings
+       << " working_sets=" << working_sets << " program_ordered=" << program_ordered << " rankings=" << rankings << " timed_rankings=" << timed_rankings
        << " device_peak_bytes=" << device_peak_bytes << " bytes_on_device=" << bytes_on_device
        << " splits=" << splits << " priority_lane_tasks=" << priority_lane_tasks;
   for (std::size_t i = 0; i < cpu_busy_seconds.size(); ++i)
@@ -93,6 +93,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.working_sets = get(working_sets);
   s.program_ordered = get(program_ordered);
   s.rankings = get(rankings);
+  s.timed_rankings = get(timed_rankings);
   s.wall_seconds = wall_seconds;
   for (const auto &ns : cpu_busy_ns)
     s.cpu_busy_seconds.push_back(get(ns) * 1e-9);

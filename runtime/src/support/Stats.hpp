@@ -44,6 +44,7 @@ struct StatsSnapshot {
   std::uint64_t working_sets = 0; // the most working sets a barrier ranked an out-of-core graph by (0: none)
   std::uint64_t program_ordered = 0; // barriers whose graph was ranked in program order (CSS_PROGRAM_ORDER)
   std::uint64_t rankings = 0;        // barriers whose ranks the scheduler put in force (CSS_CRITICAL_PATH)
+  std::uint64_t timed_rankings = 0;  // times those ranks were weighed again by learned durations (CSS_RANK_BY_TIME)
   double staging_alloc_seconds = 0; // GPU workers' time allocating their staging buffers at start, summed
   unsigned staging_threads = 0;   // copy threads staging (CSS_STAGING_THREADS, or what auto chose)
   unsigned prefetch_depth = 0;    // tasks staged ahead on each device (CSS_PREFETCH_DEPTH, or as resolved)

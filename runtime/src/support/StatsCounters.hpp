@@ -50,6 +50,7 @@ struct Stats {
   // The helper: barriers' ranks it put in force, re-sorting the tasks
   // already waiting on its ready lists (CSS_CRITICAL_PATH).
   std::atomic<std::uint64_t> rankings{0};
+  std::atomic<std::uint64_t> timed_rankings{0}; // the helper, weighing a ranking in time (TimedRanks.hpp)
   // Dependency edges made between unfinished tasks: by the master at every
   // submit that has dependencies, on a cache line of its own so that it
   // does not pull the workers' counters above away from them at each edge.
