@@ -203,7 +203,8 @@ TEST(LoadAheadInsideAPanel, TilesGoAheadWhenNoEarlierTaskWritesTheirBytes) {
 
 TEST(LoadAheadInsideAPanel, TilesStayWhereAnEarlierTaskWritesThePanel) {
   const PanelOutcome outcome = tiles_inside_a_panel(true);
-  EXPECT_EQ(outcome.loads_ahead, 1u) << "the panel, and no tile: the panel's writer comes before the tiles' readers";
+  EXPECT_EQ(outcome.loads_ahead, 1u)
+      << "the panel, and no tile: the panel's writer comes before the tiles' readers";
   for (std::size_t i = 1; i < 8; ++i)
     EXPECT_EQ(outcome.sums[i], tile_sum(i, true)) << "tile " << i << " must hold what the panel's task wrote";
 }

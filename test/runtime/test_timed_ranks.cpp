@@ -1,7 +1,7 @@
 // Critical-path ranks weighed by the tasks' learned durations
 // (CSS_RANK_BY_TIME, scheduling/TimedRanks.hpp).
-#include "scheduling/TimedRanks.hpp"
 #include "TaskBuilder.hpp"
+#include "scheduling/TimedRanks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -68,7 +68,8 @@ TEST(TimedRanks, AChainOfShortTasksNoLongerOutranksALongOne) {
   ranks.adopt(graph.tasks);
   const std::map<std::string, double> seconds{{panel, 20e-3}, {update, 1e-3}, {swap, 50e-6}};
   ASSERT_TRUE(ranks.rerank([&](const RuntimeTask &t) { return timed(seconds, t); }));
-  EXPECT_GT(graph.panel_task->rank, graph.swap_head->rank) << "in time, the panel's 21 ms against 1 ms of swaps";
+  EXPECT_GT(graph.panel_task->rank, graph.swap_head->rank)
+      << "in time, the panel's 21 ms against 1 ms of swaps";
   EXPECT_EQ(graph.panel_task->rank, 21000u) << "microseconds along the longest path";
   EXPECT_EQ(graph.swap_head->rank, 1000u);
   EXPECT_GT(graph.tasks[3]->rank, graph.tasks[4]->rank) << "a chain still outranks its own tail";
@@ -128,12 +129,29 @@ std::vector<int> heads_order(bool by_time) {
   int held = 0, short_chain = 0, long_chain = 0;
   Task("gate").out(held).body([&](TaskEnv) { gate.wait(); }).submit(runtime);
   for (int i = 0; i < 24; ++i)
-    Task("short").in(held).inout(short_chain).body([&log, i, &nap](TaskEnv) { log.record(i); nap(200); }).submit(runtime);
+    Task("short")
+        .in(held)
+        .inout(short_chain)
+        .body([&log, i, &nap](TaskEnv) {
+          log.record(i);
+          nap(200);
+        })
+        .submit(runtime);
   for (int i = 0; i < 2; ++i)
-    Task("long").in(held).inout(long_chain).body([&log, i, &nap](TaskEnv) { log.record(100 + i); nap(5000); }).submit(runtime);
-  barrier_then_open(runtime, [&] { gate.open(); }, [&] {
-    return !by_time || runtime.stats().timed_rankings != timed_before; // weighed before the heads are ready
-  });
+    Task("long")
+        .in(held)
+        .inout(long_chain)
+        .body([&log, i, &nap](TaskEnv) {
+          log.record(100 + i);
+          nap(5000);
+        })
+        .submit(runtime);
+  barrier_then_open(
+      runtime, [&] { gate.open(); },
+      [&] {
+        return !by_time ||
+               runtime.stats().timed_rankings != timed_before; // weighed before the heads are ready
+      });
   EXPECT_FALSE(gate.ran_on_master());
   EXPECT_EQ(runtime.stats().timed_rankings > timed_before, by_time);
   return log.order;

@@ -280,7 +280,8 @@ void Helper::sort_by_ranks() {
   };
   for (auto &by_kind : ready_)
     for (std::deque<TaskRef> &queue : by_kind)
-      std::stable_sort(queue.begin(), queue.end(), [&](const TaskRef &a, const TaskRef &b) { return higher(*a, *b); });
+      std::stable_sort(queue.begin(), queue.end(),
+                       [&](const TaskRef &a, const TaskRef &b) { return higher(*a, *b); });
   // The master planned the loads in rank order (LoadAheadPlan.cpp).
   std::stable_sort(load_order_.begin(), load_order_.end(),
                    [&](const LoadAhead &a, const LoadAhead &b) { return higher(*a.reader, *b.reader); });

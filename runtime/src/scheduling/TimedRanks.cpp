@@ -20,11 +20,12 @@ bool TimedRanks::rerank(const std::function<std::optional<double>(const Task &)>
   const double untimed = timed_sum / static_cast<double>(timed_kinds.size());
   // Ranks in microseconds, at least 1 a task, so that a chain still
   // outranks its own tail; 32 bits hold paths of an hour.
-  auto micros = [](double s) { return static_cast<std::uint32_t>(std::clamp(std::llround(s * 1e6), 1LL, 1LL << 24)); };
+  auto micros = [](double s) {
+    return static_cast<std::uint32_t>(std::clamp(std::llround(s * 1e6), 1LL, 1LL << 24));
+  };
   // Walking submission order backwards sees every successor before its
-  // predecessors (CriticalPath.cpp). A finished successor has left the
-  // list; its rank, whatever it is, no longer holds anything up, but it
-  // still is a lower bound: it is read as it stands.
+  // predecessors (CriticalPath.cpp). A finished successor holds nothing up
+  // and does not count.
   for (std::size_t i = tasks_.size(); i-- > 0;) {
     Task &task = *tasks_[i];
     std::uint32_t longest = 0;
@@ -35,7 +36,8 @@ bool TimedRanks::rerank(const std::function<std::optional<double>(const Task &)>
           longest = std::max(longest, successor->rank.load(std::memory_order_relaxed));
     }
     const std::uint64_t rank = std::uint64_t{longest} + micros(weight[i].value_or(untimed));
-    task.rank.store(static_cast<std::uint32_t>(std::min<std::uint64_t>(rank, UINT32_MAX)), std::memory_order_relaxed);
+    task.rank.store(static_cast<std::uint32_t>(std::min<std::uint64_t>(rank, UINT32_MAX)),
+                    std::memory_order_relaxed);
   }
   return true;
 }
