@@ -198,7 +198,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   nested_ = std::make_unique<NestedTasks>(config, *stats_);
   WorkerContext context{
       &queues_.completions, &queues_.signal, stats_.get(), &trace_, &stop_, &RuntimeImpl::clock_of, this,
-      config.spin_rounds,   nested_.get()};
+      config.spin_rounds,   nested_.get(), config.check_regions};
   std::vector<std::unique_ptr<SoftwareCache>> caches;
   std::vector<Device *> device_pointers;
   std::size_t device_cache_bytes = 0;

@@ -1,10 +1,12 @@
 #include "devices/CpuWorkers.hpp"
 #include "devices/FaultReports.hpp"
+#include "devices/InputCheck.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "support/StatsCounters.hpp"
 #include "support/Trace.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace gpuss {
 
@@ -42,8 +44,11 @@ void CpuWorkers::execute(unsigned index, Task &task, const std::vector<void *> &
     faults::Scope in_body(body);
     RunningScope running({&task, &addresses, nested_, true, index});
     task.start_time = context_.now();
+    std::optional<InputCheck> inputs;
+    if (context_.check_inputs) inputs.emplace(task, addresses);
     run_task_body(task, addresses, CSS_DEVICE_SMP, -1, nullptr, nullptr);
     task.end_time = context_.now();
+    if (inputs) inputs->verify();
   }
   Stats::add(context_.stats->cpu_busy_ns[index],
              static_cast<std::uint64_t>((task.end_time - task.start_time) * 1e9));

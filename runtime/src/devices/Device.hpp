@@ -53,6 +53,7 @@ struct WorkerContext {
   const void *clock_arg = nullptr;
   unsigned spin_rounds = 0;
   NestedTasks *nested = nullptr; // tasks a body calls run inline on devices (NestedTasks.hpp)
+  bool check_inputs = false;     // CSS_CHECK_REGIONS: bodies must not write their inputs (InputCheck.hpp)
   double now() const { return clock(clock_arg); }
   void report(Completion completion) const {
     completions->push(std::move(completion));

@@ -13,6 +13,7 @@
 #include "devices/Device.hpp"
 #include "support/Fatal.hpp"
 #include "devices/FaultReports.hpp"
+#include "devices/InputCheck.hpp"
 #include "memory/HostReleaseHooks.hpp"
 #include "graph/NestedTasks.hpp"
 #include "support/StatsCounters.hpp"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -162,7 +164,10 @@ private:
           faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
           faults::Scope in_body(body);
           RunningScope running({&task, &command.addresses, context_.nested, false, 0});
+          std::optional<InputCheck> inputs;
+          if (context_.check_inputs) inputs.emplace(task, command.addresses);
           run_task_body(task, command.addresses, CSS_DEVICE_SMP, index(), nullptr, nullptr);
+          if (inputs) inputs->verify();
         }
         task.end_time = context_.now();
         check_guards(task, command.addresses);
