@@ -19,6 +19,7 @@ namespace {
 
 using gpuss::mpi::Layer;
 using gpuss::mpi::Where;
+using gpuss::fatal_at; // the call site of a css_mpi_*_at call
 
 void refuse_in_task(const char *call) {
   if (gpuss::RunningTask *running = gpuss::running_task())
@@ -33,10 +34,6 @@ template <typename Fn> void with_layer(const char *call, bool start, Fn fn) {
   refuse_in_task(call);
   gpuss::with_process_runtime(start,
                               [&](gpuss::Runtime *runtime) { fn(gpuss::mpi::start_layer(), runtime); });
-}
-
-[[noreturn]] void fatal_at(const char *file, int line, const std::string &message) {
-  gpuss::fatal(std::string(file ? file : "<unknown>") + ":" + std::to_string(line) + ": " + message);
 }
 
 // p x q with p * q = size, p <= q, as square as possible.

@@ -195,8 +195,10 @@ void Master::rank_unfinished_tasks() {
   // Ranks of the critical path, counted in tasks: the helper weighs them
   // again as it learns how long each kind of task takes (TimedRanks.hpp).
   // Any other order it is to keep (an empty list says so).
-  const bool critical_path_ranks = working_sets == 0 && !program_ordered;
-  queues_.timed_rankings.push(config.rank_by_time && critical_path_ranks ? ranked : std::vector<TaskRef>{});
+  if (config.rank_by_time) {
+    const bool critical_path_ranks = working_sets == 0 && !program_ordered;
+    queues_.timed_rankings.push(critical_path_ranks ? ranked : std::vector<TaskRef>{});
+  }
   // The order the ranked tasks are expected to run in tells the devices'
   // caches which data is needed soonest (CSS_EVICTION=next-use), and the
   // helper which working set each task is in.
