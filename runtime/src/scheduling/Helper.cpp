@@ -274,17 +274,17 @@ void Helper::learn_duration(const Task &task, int space) {
   kind_newly_timed_ |= inserted;
 }
 
+namespace {
+bool ranks_higher(const Task &a, const Task &b) {
+  return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
+}
+} // namespace
+
 void Helper::sort_by_ranks() {
-  auto higher = [](const Task &a, const Task &b) {
-    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
-  };
   for (auto &by_kind : ready_)
     for (std::deque<TaskRef> &queue : by_kind)
       std::stable_sort(queue.begin(), queue.end(),
-                       [&](const TaskRef &a, const TaskRef &b) { return higher(*a, *b); });
-  // The master planned the loads in rank order (LoadAheadPlan.cpp).
-  std::stable_sort(load_order_.begin(), load_order_.end(),
-                   [&](const LoadAhead &a, const LoadAhead &b) { return higher(*a.reader, *b.reader); });
+                       [](const TaskRef &a, const TaskRef &b) { return ranks_higher(*a, *b); });
 }
 
 void Helper::rank_by_time() {
@@ -298,6 +298,9 @@ void Helper::rank_by_time() {
   };
   if (!timed_ranks_.rerank(seconds)) return; // nothing timed yet, or nothing left: the ranks stand
   sort_by_ranks();
+  // The master planned the loads in the counted ranks' order (LoadAheadPlan.cpp).
+  std::stable_sort(load_order_.begin(), load_order_.end(),
+                   [](const LoadAhead &a, const LoadAhead &b) { return ranks_higher(*a.reader, *b.reader); });
   Stats::add(stats_.timed_rankings, 1);
 }
 

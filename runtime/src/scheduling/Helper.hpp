@@ -112,11 +112,12 @@ private:
   // Device `space`'s estimated queued work, also published for the stats.
   void set_queued_seconds(int space, double seconds);
   void learn_duration(const Task &task, int space);
-  // The ready lists, and the loads ahead, in the order of the tasks' ranks
-  // as they now stand (a new ranking, or the same one weighed in time).
+  // The ready lists in the order of the tasks' ranks as they now stand (a
+  // new ranking, or the same one weighed in time).
   void sort_by_ranks();
   // CSS_RANK_BY_TIME: the barrier's ranks again, weighed by the durations
-  // learned so far, once a kind of task has been timed for the first time.
+  // learned so far, once a kind of task has been timed for the first time;
+  // the ready lists and the loads ahead follow them.
   void rank_by_time();
 
   const Config &config_;

@@ -28,10 +28,9 @@ namespace gpuss {
 
 class TimedRanks {
 public:
-  // A barrier's critical-path ranking: its tasks in submission order.
+  // A barrier's critical-path ranking: its tasks in submission order (an
+  // empty list for a ranking of another kind: nothing to weigh).
   void adopt(std::vector<TaskRef> ranked) { tasks_ = std::move(ranked); }
-  // A ranking of another kind replaces it: nothing to weigh.
-  void forget() { tasks_.clear(); }
   bool empty() const { return tasks_.empty(); }
 
   // Ranks the unfinished tasks again, each weighing `seconds(task)` (no
