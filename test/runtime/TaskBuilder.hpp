@@ -118,6 +118,19 @@ namespace gpuss::test {
 
 // ---------------------------------------------------------------- rendezvous
 
+// Task bodies record their ids here as they start, and the thread that ran
+// each: the order a test's tasks ran in. Any thread.
+struct Log {
+  std::mutex mutex;
+  std::vector<int> order;                 // ids in the order the bodies started
+  std::vector<std::thread::id> worker_of; // the thread that ran each, in the same order
+  void record(int id) {
+    std::lock_guard lock(mutex);
+    order.push_back(id);
+    worker_of.push_back(std::this_thread::get_id());
+  }
+};
+
 // A gate that a task body waits at until the master opens it. Waiting gives
 // up after rendezvous_timeout() and returns false. A body that runs on the
 // master thread (the runtime ran it inside submit) could never see the master

@@ -20,17 +20,6 @@
 namespace gpuss::test {
 namespace {
 
-struct Log {
-  std::mutex mutex;
-  std::vector<int> order;                 // task ids in the order they started; high ones are >= 1000
-  std::vector<std::thread::id> worker_of; // the thread that ran each, in the same order
-  void record(int id) {
-    std::lock_guard lock(mutex);
-    order.push_back(id);
-    worker_of.push_back(std::this_thread::get_id());
-  }
-};
-
 std::string to_string(const std::vector<int> &order) {
   std::ostringstream text;
   for (int id : order)

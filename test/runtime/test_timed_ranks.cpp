@@ -98,16 +98,6 @@ TEST(TimedRanks, NothingTimedOrNothingLeftKeepsTheRanks) {
   EXPECT_TRUE(ranks.empty()) << "finished tasks are forgotten";
 }
 
-// Bodies' ids in the order they started.
-struct Log {
-  std::mutex mutex;
-  std::vector<int> order;
-  void record(int id) {
-    std::lock_guard lock(mutex);
-    order.push_back(id);
-  }
-};
-
 // On a simulated device, one task at a time: a first barrier times a long
 // kind (5 ms) and a short one (0.2 ms); at the second, a gate holds a chain
 // of 24 short tasks and a chain of 2 long ones, both submitted after it (the
