@@ -111,6 +111,57 @@ TEST_P(LoadAhead, DisabledLoadsNothing) {
   EXPECT_EQ(outcome.loads_ahead, 0u);
 }
 
+// CSS_RANKED_FETCHES: the link into a device serves the ranks. On one
+// modelled device (bodies do not run; a 1 MiB block takes 10 ms to copy in,
+// a task 1 ms), a gate of 40 ms holds a chain of six tasks, each reading a
+// block of its own, and six independent tasks, also reading a block each,
+// submitted after the chain (program order: the chain ranks higher). While
+// the gate runs, the blocks are loaded ahead in rank order, the chain's
+// first; when it ends, the independent tasks are ready, their blocks not
+// loaded yet, and the chain's later blocks still on their way. With the
+// rule the device stages one of them copying in at a time and the rest wait
+// for the chain's loads (link_yields); without it, it stages as many as the
+// prefetch depth allows, and their copies queue ahead of the chain's.
+void nothing(void *, const css_task_env *) {}
+
+StatsSnapshot chain_beside_independent_tasks(bool ranked_fetches) {
+  Config config = sim_config(0, 1, CachePolicy::WriteBack, "256M");
+  config.sim_model = "gate=40ms,default=1ms,h2d=0.1G,d2h=100G";
+  config.ranked_fetches = ranked_fetches;
+  config.program_order = ProgramOrder::Always;
+  Runtime runtime(config);
+  constexpr std::size_t block_bytes = std::size_t{1} << 20;
+  std::vector<std::vector<char>> chain_blocks(6, std::vector<char>(block_bytes)),
+      own_blocks(6, std::vector<char>(block_bytes));
+  int held = 0, token = 0;
+  std::array<int, 6> results{};
+  Task("gate").out(held).function(&nothing).submit(runtime);
+  for (std::vector<char> &block : chain_blocks)
+    Task("chain").in(held).inout(token).in(block.data(), block.size()).function(&nothing).submit(runtime);
+  for (std::size_t i = 0; i < own_blocks.size(); ++i)
+    Task("independent")
+        .in(held)
+        .in(own_blocks[i].data(), own_blocks[i].size())
+        .inout(results[i])
+        .function(&nothing)
+        .submit(runtime);
+  runtime.barrier();
+  return runtime.stats();
+}
+
+TEST(RankedFetches, LowerRankedTasksWaitForTheLoadsOfHigherRankedOnes) {
+  const StatsSnapshot stats = chain_beside_independent_tasks(true);
+  EXPECT_EQ(stats.tasks, 13u);
+  EXPECT_GT(stats.loads_ahead, 0u);
+  EXPECT_GT(stats.link_yields, 0u) << "every independent task was staged beside the chain's loads";
+}
+
+TEST(RankedFetches, DisabledStagesAsDeepAsThePrefetchDepth) {
+  const StatsSnapshot stats = chain_beside_independent_tasks(false);
+  EXPECT_EQ(stats.tasks, 13u);
+  EXPECT_EQ(stats.link_yields, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, LoadAhead,
                          ::testing::Values(std::pair{1u, 2u}, std::pair{0u, 2u}, std::pair{1u, 3u}),
                          [](const auto &info) {

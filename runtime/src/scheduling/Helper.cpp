@@ -20,6 +20,7 @@ Helper::Helper(HelperParts parts)
   host_slots_ = cpus_ ? host_places_per_worker * cpus_->count() : 0;
   staged_.assign(devices_.size() + 1, 0);
   staged_unlocked_.assign(devices_.size() + 1, 0);
+  staged_copying_in_.assign(devices_.size() + 1, 0);
   queued_seconds_.assign(devices_.size() + 1, 0.0);
   loads_in_flight_.assign(devices_.size() + 1, 0);
   full_for_loads_.assign(devices_.size() + 1, false);
@@ -209,6 +210,7 @@ void Helper::on_completion(Completion &completion) {
   } else {
     --staged_[space];
     if (task.staged_unlocked) --staged_unlocked_[space];
+    if (task.staged_copying_in) --staged_copying_in_[space];
     // What was added at staging comes off, not today's estimate. Durations
     // are learned as tasks finish, and on a GPU a kernel's time depends on
     // what shares the device with it; subtracting the newer estimate let
@@ -229,6 +231,12 @@ void Helper::on_completion(Completion &completion) {
     make_ready(std::move(successor));
   mark_completed(task, stats_, live_tasks_);
 }
+
+namespace {
+bool ranks_higher(const Task &a, const Task &b) {
+  return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
+}
+} // namespace
 
 bool Helper::eligible(const Task &task, int space) const {
   bool host_workers = cpus_ && cpus_->count() > 0;
@@ -273,12 +281,6 @@ void Helper::learn_duration(const Task &task, int space) {
   if (!inserted) it->second = 0.8 * it->second + 0.2 * seconds;
   kind_newly_timed_ |= inserted;
 }
-
-namespace {
-bool ranks_higher(const Task &a, const Task &b) {
-  return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
-}
-} // namespace
 
 void Helper::sort_by_ranks() {
   for (auto &by_kind : ready_)
@@ -383,6 +385,12 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
       !starving(space))
     return Placement::Deferred;
 
+  const bool copies_in = space != 0 && chosen.fetch_bytes > 0;
+  if (copies_in && yields_link_to_loads(*task, space)) {
+    Stats::add(stats_.link_yields, 1);
+    return Placement::Deferred;
+  }
+
   TaskPlan plan;
   const PlanOutcome outcome = directory_.plan(*task, space, plan);
   // Before the task: write-backs that make room or settle aliases go first
@@ -398,6 +406,8 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     ++staged_[space];
     task->staged_unlocked = unlocked_inputs;
     if (task->staged_unlocked) ++staged_unlocked_[space];
+    task->staged_copying_in = copies_in;
+    if (copies_in) ++staged_copying_in_[space];
     task->queued_estimate = estimate_seconds(*task, space);
     set_queued_seconds(space, queued_seconds_[space] + task->queued_estimate);
     devices_[space - 1]->submit(
@@ -561,6 +571,23 @@ void Helper::load_ahead() {
       break;
     }
   }
+}
+
+bool Helper::yields_link_to_loads(const Task &task, int space) {
+  // The link into a device serves the ranks. Left to the staging depth, a
+  // device stages a dozen ready tasks at once, and where each chain of the
+  // graph has one ready task at a time (an LU's row swaps down each block
+  // column) they come from a dozen chains: their copies queue in order on
+  // the one copy engine, every chain advances at a twelfth of the link's
+  // rate, and none completes until most of the data is in. One staged task
+  // copying in at a time keeps the device busy while the loads ahead,
+  // highest rank first, bring in one chain's data after another (one H200,
+  // LU n = 49152 in left-looking order, first runs: 2.87-2.92 s against
+  // 3.13; performance.md, twelfth session).
+  if (!config_.ranked_fetches || staged_copying_in_[space] == 0 || full_for_loads_[space]) return false;
+  while (!load_order_.empty() && load_order_.front().reader->space != -1)
+    load_order_.pop_front();
+  return !load_order_.empty() && ranks_higher(*load_order_.front().reader, task);
 }
 
 void Helper::send_copy_orders() {

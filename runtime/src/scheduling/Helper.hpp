@@ -101,6 +101,10 @@ private:
   void dispatch_from(std::deque<TaskRef> &queue);
   void feed_starving_devices();
   void load_ahead();
+  // CSS_RANKED_FETCHES: whether `task`, which must copy inputs into device
+  // `space`, leaves that device's link to a load ahead for a higher-ranked
+  // task. Drops loads whose reader has been placed meanwhile.
+  bool yields_link_to_loads(const Task &task, int space);
   bool starving(int space) const;
   // Places `task`, in `only_space` when given (>= 0) and eligible.
   Placement place(const TaskRef &task, int only_space = -1);
@@ -155,6 +159,9 @@ private:
   // their worker locks the memory before copying it (a first run), so they
   // take a place beside the prefetch depth rather than in it (has_room).
   std::vector<unsigned> staged_unlocked_;
+  // Of those, tasks that had inputs to copy in when they were staged
+  // (yields_link_to_loads).
+  std::vector<unsigned> staged_copying_in_;
   // Per space: the work staged there, as the sum of the estimates its staged
   // tasks were counted with (Task::queued_estimate).
   std::vector<double> queued_seconds_;

@@ -129,6 +129,7 @@ constexpr const char *known_variables[] = {
     "CSS_RANK_BY_TIME",
     "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",
+    "CSS_RANKED_FETCHES",
     "CSS_OOC_ORDER",
     "CSS_PROGRAM_ORDER",
     "CSS_GPU_STREAMS",
@@ -295,6 +296,8 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_FAN_OUT_FIRST"))
     config.fan_out_first = parse_flag("CSS_FAN_OUT_FIRST", v);
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
+  if (const char *v = variable("CSS_RANKED_FETCHES"))
+    config.ranked_fetches = parse_flag("CSS_RANKED_FETCHES", v);
   if (const char *v = variable("CSS_OOC_ORDER")) config.ooc_order = parse_flag("CSS_OOC_ORDER", v);
   if (const char *v = variable("CSS_PROGRAM_ORDER")) config.program_order = parse_program_order(v);
   if (const char *v = variable("CSS_DEVICE_ALIASES"))

@@ -106,6 +106,9 @@ struct Config {
   bool load_ahead = true;        // CSS_LOAD_AHEAD=0 to disable: with ranks (CSS_CRITICAL_PATH), devices
                                  // whose fetch engines have room load the inputs of the highest-ranked
                                  // unfinished tasks before those tasks are ready
+  bool ranked_fetches = true;    // CSS_RANKED_FETCHES=0 to disable: while a load ahead for a higher-ranked
+                                 // task waits, a device with a staged task copying in stages no other
+                                 // that must copy in (Helper::yields_link_to_loads)
   bool ooc_order = true;         // CSS_OOC_ORDER=0 to disable: a barrier's graph whose data exceeds the
                                  // devices' caches is ranked by working sets (OutOfCoreOrder.hpp)
   ProgramOrder program_order = ProgramOrder::Auto; // CSS_PROGRAM_ORDER: auto | 0 | 1 (ProgramOrder.hpp)

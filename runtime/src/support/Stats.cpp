@@ -19,7 +19,7 @@ std::string StatsSnapshot::format_line() const {
   std::snprintf(per_data, sizeof per_data, "%.3f",
                 bytes_named == 0 ? 0.0 : static_cast<double>(bytes_h2d) / static_cast<double>(bytes_named));
   line << " h2d_per_data=" << per_data << " final_write_backs=" << final_write_backs
-       << " loads_ahead=" << loads_ahead << " early_releases=" << early_releases
+       << " loads_ahead=" << loads_ahead << " link_yields=" << link_yields << " early_releases=" << early_releases
        << " child_tasks=" << child_tasks << " inline_tasks=" << inline_tasks
        << " submit_waits=" << submit_waits << " edges=" << edges << " pin_host=" << pin_host
        << " pinned_bytes=" << pinned_bytes;
@@ -74,6 +74,7 @@ StatsSnapshot Stats::snapshot(double wall_seconds) const {
   s.bytes_named = get(bytes_named);
   s.final_write_backs = get(final_write_backs);
   s.loads_ahead = get(loads_ahead);
+  s.link_yields = get(link_yields);
   s.early_releases = get(early_releases);
   s.child_tasks = get(child_tasks);
   s.inline_tasks = get(inline_tasks);

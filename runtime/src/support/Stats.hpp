@@ -30,6 +30,7 @@ struct StatsSnapshot {
                                      // release forgets it); css-stats prints h2d_per_data = bytes_h2d / this
   std::uint64_t final_write_backs = 0; // started by a barrier before its last task finished
   std::uint64_t loads_ahead = 0;       // host-to-device copies made before any task asked (CSS_LOAD_AHEAD)
+  std::uint64_t link_yields = 0;       // tasks held back for loads ahead of higher rank (CSS_RANKED_FETCHES)
   std::uint64_t early_releases = 0;    // frees of memory used since the last barrier, which first settled it
   std::uint64_t child_tasks = 0;       // tasks created inside task bodies that ran as tasks (counted in tasks)
   std::uint64_t priority_lane_tasks = 0; // GPU tasks run on a priority lane (CSS_GPU_PRIORITY_LANE)

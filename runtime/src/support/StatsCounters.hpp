@@ -35,6 +35,7 @@ struct Stats {
   std::atomic<std::uint64_t> bytes_named{0}; // the master, when a region gets its storage
   std::atomic<std::uint64_t> final_write_backs{0};
   std::atomic<std::uint64_t> loads_ahead{0};
+  std::atomic<std::uint64_t> link_yields{0};
   std::atomic<std::uint64_t> early_releases{0};
   std::atomic<std::uint64_t> child_tasks{0};  // tasks created inside tasks that ran as tasks
   std::atomic<std::uint64_t> priority_lane_tasks{
