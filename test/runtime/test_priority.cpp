@@ -4,6 +4,7 @@
 // independent tasks pile up in the helper's ready lists and in the workers'
 // inbox; once the gate opens the high-priority ones must run first.
 #include "TaskBuilder.hpp"
+#include "master/ProgramOrder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,10 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -376,6 +380,122 @@ TEST(ProgramOrder, AGraphWithANarrowPointKeepsItsRanks) {
   ASSERT_EQ(log.order.size(), 14u);
   EXPECT_EQ(log.order.front(), 1000) << "the chain's head, submitted after the leaves, goes first by its rank; order "
                                      << ::testing::PrintToString(log.order);
+}
+
+// A blocked factorisation's graph, linked by hand as the runtime's tracker
+// links tasks by their tiles (read after write, write after read and write),
+// in the order its calls were made: panel(k) on tiles (k.., k), solve(k, j)
+// on tile (k, j) with (k, k), update(k, i, j) on tile (i, j) with (i, k) and
+// (k, j). Right-looking, step by step; left-looking, block column by block
+// column (each takes the solves and updates of every earlier step, then its
+// panel). Same tasks, same edges; only the order of the calls differs.
+class TiledFactorisation {
+public:
+  TiledFactorisation(int nt, bool left_looking) : nt_(nt) {
+    auto update_column = [&](int k, int j) {
+      add({tile(k, k)}, {tile(k, j)}); // solve
+      for (int i = k + 1; i < nt; ++i)
+        add({tile(i, k), tile(k, j)}, {tile(i, j)}); // update
+    };
+    auto panel = [&](int k) {
+      std::vector<int> column;
+      for (int i = k; i < nt; ++i)
+        column.push_back(tile(i, k));
+      add({}, column);
+    };
+    if (left_looking) {
+      for (int j = 0; j < nt; ++j) {
+        for (int k = 0; k < j; ++k)
+          update_column(k, j);
+        panel(j);
+      }
+    } else {
+      for (int k = 0; k < nt; ++k) {
+        panel(k);
+        for (int j = k + 1; j < nt; ++j)
+          update_column(k, j);
+      }
+    }
+    // The counted ranks CriticalPath gives them: submission order is topological.
+    for (auto it = tasks.rbegin(); it != tasks.rend(); ++it) {
+      std::uint32_t longest = 0;
+      for (const TaskRef &successor : (*it)->successors)
+        longest = std::max(longest, successor->rank.load());
+      (*it)->rank = longest + 1;
+    }
+  }
+  std::vector<TaskRef> tasks; // in submission order
+
+private:
+  int tile(int i, int j) const { return i * nt_ + j; }
+  // `writes` are read too (inout), as a factorisation's tiles are.
+  void add(const std::vector<int> &reads, const std::vector<int> &writes) {
+    auto task = std::make_shared<gpuss::Task>();
+    std::set<gpuss::Task *> predecessors;
+    auto after = [&](const TaskRef &predecessor) {
+      if (predecessor && predecessors.insert(predecessor.get()).second)
+        predecessor->successors.push_back(task);
+    };
+    for (int t : reads) {
+      after(last_writer_[t]);
+      readers_[t].push_back(task);
+    }
+    for (int t : writes) {
+      after(last_writer_[t]);
+      for (const TaskRef &reader : readers_[t])
+        if (reader != task) after(reader);
+      last_writer_[t] = task;
+      readers_[t].clear();
+    }
+    task->pending = static_cast<std::uint32_t>(predecessors.size());
+    tasks.push_back(std::move(task));
+  }
+  int nt_;
+  std::map<int, TaskRef> last_writer_;
+  std::map<int, std::vector<TaskRef>> readers_;
+};
+
+// Left-looking, each panel comes right after what it needs: the program's
+// order already runs the critical path first, and CSS_PROGRAM_ORDER=auto
+// keeps it (ProgramOrder.hpp).
+TEST(ProgramOrder, LeftLookingCallsRunTheCriticalPathFirst) {
+  TiledFactorisation graph(8, true);
+  const ProgramOrderLateness lateness = program_order_lateness(graph.tasks);
+  EXPECT_EQ(lateness.path_length, graph.tasks.front()->rank.load()) << "the path from the first panel";
+  EXPECT_LE(lateness.most_tasks_ahead, lateness.path_length);
+  EXPECT_TRUE(program_order_serves(graph.tasks, 1));
+}
+
+// Right-looking, panel k+1 comes after step k's updates of every column
+// right of it, which it does not need: the critical path keeps its ranks.
+TEST(ProgramOrder, RightLookingCallsHoldTheCriticalPathBack) {
+  TiledFactorisation graph(8, false);
+  const ProgramOrderLateness lateness = program_order_lateness(graph.tasks);
+  EXPECT_EQ(lateness.path_length, graph.tasks.front()->rank.load());
+  EXPECT_GT(lateness.most_tasks_ahead, lateness.path_length);
+  EXPECT_GE(lateness.most_tasks_ahead, 5u * 6u) << "step 0's updates of block columns 2 .. 7 below row 0";
+  EXPECT_FALSE(program_order_serves(graph.tasks, 1));
+}
+
+// Both orders are the same graph: the same ranks, so the same critical
+// path; only where its tasks come in the program differs.
+TEST(ProgramOrder, BothOrdersHaveTheSameCriticalPath) {
+  TiledFactorisation left(8, true), right(8, false);
+  EXPECT_EQ(left.tasks.size(), right.tasks.size());
+  EXPECT_EQ(program_order_lateness(left.tasks).path_length, program_order_lateness(right.tasks).path_length);
+}
+
+// Finished tasks keep their ranks; the rest are ranked by their place in
+// the program, the first highest.
+TEST(ProgramOrder, RanksFollowSubmissionOrder) {
+  TiledFactorisation graph(4, false);
+  graph.tasks[0]->completed = true;
+  const std::uint32_t finished_rank = graph.tasks[0]->rank;
+  ASSERT_TRUE(rank_in_program_order(graph.tasks));
+  EXPECT_EQ(graph.tasks[0]->rank.load(), finished_rank);
+  EXPECT_EQ(graph.tasks[1]->rank.load(), graph.tasks.size() - 1);
+  for (std::size_t i = 2; i < graph.tasks.size(); ++i)
+    EXPECT_EQ(graph.tasks[i]->rank.load() + 1, graph.tasks[i - 1]->rank.load());
 }
 
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),

@@ -182,14 +182,14 @@ void Master::rank_unfinished_tasks() {
     working_sets = rank_out_of_core(ranked, device_cache_bytes_);
     Stats::raise_to(stats_->working_sets, working_sets);
   }
-  // In core, a graph that no task holds up goes in the program's order
+  // In core, a graph that no task holds up, or one whose program already
+  // runs the critical path first, goes in the program's order
   // (ProgramOrder.hpp).
   bool program_ordered = false;
   if (working_sets == 0 && config.program_order != ProgramOrder::Never) {
     const std::size_t executors = devices_.size() + config.num_cpus;
-    const std::size_t min_width =
-        config.program_order == ProgramOrder::Always ? 0 : program_order_width * executors;
-    program_ordered = rank_wide_graph_in_program_order(ranked, min_width);
+    if (config.program_order == ProgramOrder::Always || program_order_serves(ranked, executors))
+      program_ordered = rank_in_program_order(ranked);
     if (program_ordered) Stats::add(stats_->program_ordered, 1);
   }
   // Ranks of the critical path, counted in tasks: the helper weighs them

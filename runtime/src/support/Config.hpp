@@ -52,7 +52,8 @@ const char *to_string(Eviction eviction);
 // When a barrier ranks its graph in the program's order rather than by the
 // critical path (CSS_PROGRAM_ORDER; master/ProgramOrder.hpp).
 enum class ProgramOrder {
-  Auto,   // auto (the default): when every rank is held by at least program_order_width tasks per executor
+  Auto,   // auto (the default): when every rank is held by at least program_order_width tasks per executor,
+          // or the program's order already runs the critical path first (program_order_serves)
   Never,  // 0: always by the critical path
   Always, // 1: always in submission order (in core; out of core the working sets rank)
 };
