@@ -1,10 +1,10 @@
 /*
  * lu.c: LU factorisation with partial pivoting, PA = LU, of one column-major
- * matrix (LAPACK's dgetrf, right-looking and blocked), the driver that times
+ * matrix (LAPACK's dgetrf: blocked, left- or right-looking), the driver that times
  * it, and a check.
  *
  *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]
- *      [--left-swaps end|steps] [--gpu-panel] [--inverse-trsm] [--prelocked]
+ *      [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
  * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
@@ -30,11 +30,16 @@
  * them by those regions: the panel of step k+1 needs only its own block
  * column's updates of step k, so it runs while step k updates the columns
  * further right (the look-ahead of hand-written LU codes, here from the
- * dataflow alone). Built by a plain C compiler the pragmas are ignored and
- * this is LAPACK's algorithm in order. The last line of output is
+ * dataflow alone). The calls are written left-looking by default (block
+ * column j takes the updates of steps 0 .. j-1, then panel j is factored:
+ * the same tasks, each tile updated in the same order, so the same factors),
+ * which the runtime runs in the program's order; --order right writes them
+ * step by step, as LAPACK's dgetrf. Built by a plain C compiler the pragmas
+ * are ignored and this is LAPACK's algorithm. The last line of output is
  *
  *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns left=end|steps
- *      memory=first-run|prelocked trsm=solve|inverse seconds=.. gflops=.. check=PASS|FAIL|skipped
+ *      memory=first-run|prelocked trsm=solve|inverse order=left|right seconds=.. gflops=..
+ *      check=PASS|FAIL|skipped
  *
  * (one line). memory=first-run (the default): the matrix is written by plain
  * loops into malloc'd memory the runtime has never seen, and the one timed
@@ -145,62 +150,111 @@ static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int 
  * column (docs/lu.md). */
 #define STEP_INVERSE(inverse, k) ((inverse) != NULL && (k) + 1 < nt ? (inverse) + (size_t)(k)*NB * NB : NULL)
 
+/* Step k's update of block column j > k: its interchanges, the solve for
+ * U(k, j), and the trailing updates of its tiles below row k. Linv: NULL, or
+ * step k's inverse of L(k, k) (STEP_INVERSE). */
+static void supdate_column(int n, float *A, int lda, int *ipiv, int k, int j, bool column_swaps, float *Linv) {
+  const int nt = n / NB;
+  sswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2 */
+  if (Linv != NULL)
+    lu_strsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
+  else
+    lu_strsm(lda, TILE(A, k, k), TILE(A, k, j));
+  for (int i = k + 1; i < nt; i++)
+    lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+}
+
+static void dupdate_column(int n, double *A, int lda, int *ipiv, int k, int j, bool column_swaps, double *Linv) {
+  const int nt = n / NB;
+  dswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2 */
+  if (Linv != NULL)
+    lu_dtrsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
+  else
+    lu_dtrsm(lda, TILE(A, k, k), TILE(A, k, j));
+  for (int i = k + 1; i < nt; i++)
+    lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+}
+
+/* How the steps are written (--order). Both run the same tasks on the same
+ * data, each tile taking its updates in the same order (step 0, 1, ...), so
+ * they compute the same factors and the dataflow graph is the same; only
+ * the order of the calls differs.
+ *
+ * Left-looking (the default): block column j takes the updates of every
+ * earlier step, then its panel is factored. The program then submits each
+ * panel right after what it needs, and the runtime ranks the graph in that
+ * order (CSS_PROGRAM_ORDER=auto, docs/environment.md): at a first run the
+ * block columns arrive on the GPU one after another and each is updated as
+ * it arrives (docs/lu.md, "The order of the calls").
+ *
+ * Right-looking (--order right, LAPACK's dgetrf): step k factors panel k and
+ * updates every block column right of it. The runtime ranks this graph by
+ * its critical path. */
+typedef struct {
+  bool column_swaps; /* --swaps columns */
+  bool gpu_panel;    /* --gpu-panel */
+  bool left_at_end;  /* --left-swaps end */
+  bool left_looking; /* --order left */
+} lu_options;
+
 /* The swaps left of the panel: only the final L needs them, and nothing
  * later in the factorisation reads L(., j) after step j. By default
  * (--left-swaps end) each block column takes all of its later interchanges
  * at the end, in one task over the region its panel task factored
- * (laswp_left); --left-swaps steps applies them at each step, last in the
- * step, by the same tasks as on the right. The same interchanges, in the
- * same order on each block column. inverse: NULL, or the buffers of
- * --inverse-trsm (STEP_INVERSE). */
-static void lu_s(int n, float *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end,
-                 float *inverse) {
+ * (laswp_left); --left-swaps steps (right-looking only) applies them at each
+ * step, last in the step, by the same tasks as on the right. The same
+ * interchanges, in the same order on each block column. inverse: NULL, or
+ * the buffers of --inverse-trsm (STEP_INVERSE). */
+static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float *inverse) {
   const int nt = n / NB;
-  for (int k = 0; k < nt; k++) {
-    const int r0 = k * NB;
-    spanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
-    float *Linv = STEP_INVERSE(inverse, k);
-    if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
-    for (int j = k + 1; j < nt; j++) {
-      sswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
-      if (Linv != NULL)
-        lu_strsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
-      else
-        lu_strsm(lda, TILE(A, k, k), TILE(A, k, j));
-      for (int i = k + 1; i < nt; i++)
-        lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+  if (options.left_looking) {
+    for (int j = 0; j < nt; j++) {
+      for (int k = 0; k < j; k++)
+        supdate_column(n, A, lda, ipiv, k, j, options.column_swaps, STEP_INVERSE(inverse, k));
+      spanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
+      float *Linv = STEP_INVERSE(inverse, j);
+      if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
     }
-    if (!left_at_end)
-      for (int j = 0; j < k; j++) /* 2, left of the panel */
-        sswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+  } else {
+    for (int k = 0; k < nt; k++) {
+      spanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
+      float *Linv = STEP_INVERSE(inverse, k);
+      if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
+      for (int j = k + 1; j < nt; j++)
+        supdate_column(n, A, lda, ipiv, k, j, options.column_swaps, Linv);
+      if (!options.left_at_end)
+        for (int j = 0; j < k; j++) /* 2, left of the panel */
+          sswap_block_column(n, A, lda, ipiv, k, j, options.column_swaps);
+    }
   }
-  if (left_at_end)
+  if (options.left_at_end)
     for (int j = 0; j + 1 < nt; j++)
       lu_slaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
 }
 
-static void lu_d(int n, double *A, int lda, int *ipiv, bool column_swaps, bool gpu_panel, bool left_at_end,
-                 double *inverse) {
+static void lu_d(int n, double *A, int lda, int *ipiv, lu_options options, double *inverse) {
   const int nt = n / NB;
-  for (int k = 0; k < nt; k++) {
-    const int r0 = k * NB;
-    dpanel(n - r0, lda, TILE(A, k, k), r0, ipiv + r0, gpu_panel); /* 1 */
-    double *Linv = STEP_INVERSE(inverse, k);
-    if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
-    for (int j = k + 1; j < nt; j++) {
-      dswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2, right of the panel */
-      if (Linv != NULL)
-        lu_dtrsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
-      else
-        lu_dtrsm(lda, TILE(A, k, k), TILE(A, k, j));
-      for (int i = k + 1; i < nt; i++)
-        lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
+  if (options.left_looking) {
+    for (int j = 0; j < nt; j++) {
+      for (int k = 0; k < j; k++)
+        dupdate_column(n, A, lda, ipiv, k, j, options.column_swaps, STEP_INVERSE(inverse, k));
+      dpanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
+      double *Linv = STEP_INVERSE(inverse, j);
+      if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
     }
-    if (!left_at_end)
-      for (int j = 0; j < k; j++) /* 2, left of the panel */
-        dswap_block_column(n, A, lda, ipiv, k, j, column_swaps);
+  } else {
+    for (int k = 0; k < nt; k++) {
+      dpanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
+      double *Linv = STEP_INVERSE(inverse, k);
+      if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
+      for (int j = k + 1; j < nt; j++)
+        dupdate_column(n, A, lda, ipiv, k, j, options.column_swaps, Linv);
+      if (!options.left_at_end)
+        for (int j = 0; j < k; j++) /* 2, left of the panel */
+          dswap_block_column(n, A, lda, ipiv, k, j, options.column_swaps);
+    }
   }
-  if (left_at_end)
+  if (options.left_at_end)
     for (int j = 0; j + 1 < nt; j++)
       lu_dlaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
 }
@@ -458,7 +512,7 @@ static void usage(const char *message) {
   fprintf(stderr,
           "lu: %s\n"
           "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]\n"
-          "          [--left-swaps end|steps] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
+          "          [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
           "  -n N            matrix order (default 4096); a multiple of NB\n"
           "  -t NB           tile size (default 256)\n"
           "  --lda LDA       leading dimension, at least N (default N)\n"
@@ -468,7 +522,10 @@ static void usage(const char *message) {
           "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
           "  --left-swaps end    the interchanges left of each panel at the end, a task per block column "
           "(default)\n"
-          "  --left-swaps steps  ... at each step, by the same tasks as on the right\n"
+          "  --left-swaps steps  ... at each step, by the same tasks as on the right (--order right only)\n"
+          "  --order left    block column by block column: each takes every earlier step's updates, then\n"
+          "                  its panel is factored (the default; right with --left-swaps steps)\n"
+          "  --order right   step by step, as LAPACK's dgetrf: each panel, then its updates on the right\n"
           "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
           "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
           "                  an NB x NB buffer per step); the block row's solves become products by it\n"
@@ -513,17 +570,18 @@ static int accelerators_in_use(void) {
 #endif
 }
 
-static void run(bool column_swaps, bool gpu_panel, bool left_at_end) {
+static void run(lu_options options) {
   if (PREC == 'd')
-    lu_d(N, Ad, LDA, IPIV, column_swaps, gpu_panel, left_at_end, INVERSE);
+    lu_d(N, Ad, LDA, IPIV, options, INVERSE);
   else
-    lu_s(N, As, LDA, IPIV, column_swaps, gpu_panel, left_at_end, INVERSE);
+    lu_s(N, As, LDA, IPIV, options, INVERSE);
 }
 
 int main(int argc, char **argv) {
   long n = 4096, nb = 256, lda = 0;
   bool check = false, column_swaps = false, gpu_panel = false, prelocked = false, left_at_end = true,
        inverse_trsm = false;
+  const char *order = NULL; /* --order; left unless --left-swaps steps */
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -545,6 +603,9 @@ int main(int argc, char **argv) {
       const char *s = a + 1 < argc ? argv[++a] : "";
       if (strcmp(s, "end") != 0 && strcmp(s, "steps") != 0) usage("--left-swaps takes end or steps");
       left_at_end = s[0] == 'e';
+    } else if (strcmp(argv[a], "--order") == 0) {
+      order = a + 1 < argc ? argv[++a] : "";
+      if (strcmp(order, "left") != 0 && strcmp(order, "right") != 0) usage("--order takes left or right");
     } else if (strcmp(argv[a], "--gpu-panel") == 0)
       gpu_panel = true;
     else if (strcmp(argv[a], "--inverse-trsm") == 0)
@@ -559,6 +620,14 @@ int main(int argc, char **argv) {
       usage(message);
     }
   }
+  if (order == NULL) order = left_at_end ? "left" : "right";
+  /* Left-looking, block column j would take step k's updates (k < j) after
+   * later panels had swapped rows of L(., k), which those updates read. */
+  if (!left_at_end && strcmp(order, "left") == 0) usage("--left-swaps steps needs --order right");
+  const lu_options options = {.column_swaps = column_swaps,
+                              .gpu_panel = gpu_panel,
+                              .left_at_end = left_at_end,
+                              .left_looking = strcmp(order, "left") == 0};
   if (lda == 0) lda = n;
   if (n % nb != 0) usage("n must be a multiple of the tile size");
   if (lda < n) usage("lda must be at least n");
@@ -625,7 +694,7 @@ int main(int argc, char **argv) {
 #endif
 
   if (prelocked) {
-    run(column_swaps, gpu_panel, left_at_end);
+    run(options);
 #pragma css barrier
     fill_matrix();
 #ifdef GPUSS_LU_RUNTIME
@@ -639,7 +708,7 @@ int main(int argc, char **argv) {
 
   /* The timed part: from the first submit until the factors and pivots are back in host memory. */
   double start = now_seconds();
-  run(column_swaps, gpu_panel, left_at_end);
+  run(options);
 #pragma css barrier
   double seconds = now_seconds() - start;
 
@@ -698,10 +767,11 @@ int main(int argc, char **argv) {
   /* 2 n^3 / 3, the leading term of LU's flop count (as vendors report it). */
   double gflops = 2.0 * (double)n * n * n / 3.0 / seconds / 1e9;
   printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s trsm=%s "
-         "seconds=%.6f gflops=%.2f check=%s\n",
+         "order=%s seconds=%.6f gflops=%.2f check=%s\n",
          n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
          column_swaps ? "columns" : "tiles", left_at_end ? "end" : "steps",
-         prelocked ? "prelocked" : "first-run", inverse_trsm ? "inverse" : "solve", seconds, gflops, verdict);
+         prelocked ? "prelocked" : "first-run", inverse_trsm ? "inverse" : "solve", order, seconds, gflops,
+         verdict);
 
   free(matrix);
   free(IPIV);
