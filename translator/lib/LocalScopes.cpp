@@ -96,7 +96,20 @@ private:
   }
 
   void walk(const clang::Stmt *S) {
-    if (!S || llvm::isa<clang::LambdaExpr, clang::BlockExpr>(S)) return;
+    if (!S || llvm::isa<clang::BlockExpr>(S)) return;
+    // A lambda's body is a function of its own: its locals and parameters
+    // stop living at its end and at its returns, and its jumps leave none
+    // of the scopes around the lambda.
+    if (const auto *L = llvm::dyn_cast<clang::LambdaExpr>(S)) {
+      const clang::Stmt *Body = L->getBody();
+      for (const clang::ParmVarDecl *P : L->getCallOperator()->parameters())
+        if (Vars.count(P)) Scope[P] = Body;
+      std::vector<const clang::Stmt *> Saved;
+      Saved.swap(Stack);
+      walk(Body);
+      Stack.swap(Saved);
+      return;
+    }
     if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
       for (const clang::Decl *D : DS->decls())
         if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D); V && Vars.count(V) && !Stack.empty())
