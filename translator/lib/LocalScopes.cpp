@@ -1,6 +1,8 @@
 //===- LocalScopes.cpp - Where the locals that tasks use stop living -------===//
 #include "LocalScopes.h"
 
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -21,6 +23,13 @@ public:
     const clang::Stmt *Body = F->getBody();
     for (const clang::ParmVarDecl *P : F->parameters())
       if (Vars.count(P)) Scope[P] = Body;
+    // A lambda's captures by copy are locals of its body, as its parameters
+    // are: the closure's copies, which the tasks of a call of it use.
+    if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(F); M && clang::isLambdaCallOperator(M))
+      for (const clang::LambdaCapture &C : M->getParent()->captures())
+        if (C.capturesVariable() && C.getCaptureKind() == clang::LCK_ByCopy)
+          if (const auto *V = llvm::dyn_cast<clang::VarDecl>(C.getCapturedVar()); V && Vars.count(V))
+            Scope[V] = Body;
     walk(Body);
     std::vector<ScopeExit> Exits;
     // The end of each variable's scope.

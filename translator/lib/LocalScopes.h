@@ -34,7 +34,9 @@ struct ScopeExit {
 };
 
 /// The points of F's body where a variable of `Vars` (locals and parameters
-/// of F) stops living. Returns inside lambdas and blocks are theirs.
+/// of F) stops living. Returns inside lambdas and blocks are theirs. F may
+/// be a lambda's call operator, whose captures by copy in Vars are locals
+/// of its body: the closure's copies.
 std::vector<ScopeExit> scopeExits(const clang::FunctionDecl *F, const std::set<const clang::VarDecl *> &Vars,
                                   const clang::SourceManager &SM);
 

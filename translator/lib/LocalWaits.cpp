@@ -3,6 +3,8 @@
 
 #include "LocalScopes.h"
 
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
 #include <set>
@@ -22,6 +24,25 @@ bool paramMayBeRead(const TaskCode &Code, unsigned I) {
   for (const AccessCode &A : Code.Accesses)
     if (static_cast<int>(A.Group) - 1 == P.Access && reads(A.Dir)) return true;
   return false;
+}
+
+/// The function that V is a local of, for a task called in function F inside
+/// `Lambdas` (outermost first). A variable that a lambda captures by copy is,
+/// for the tasks called in that lambda's body, a local of the body: there it
+/// names the closure's copy, which dies with the closure (at the end of the
+/// full-expression for one called at once; a named closure may be called
+/// again), so its tasks are waited for where the body ends and at its
+/// returns, as for the lambda's own locals and parameters, and not where V
+/// itself stops living. Then the owner is the lambda's call operator. A
+/// capture by reference names what the code around the lambda names: the
+/// copy of a lambda further out, or V itself in F.
+const clang::FunctionDecl *ownerOf(const clang::VarDecl *V, const clang::FunctionDecl *F,
+                                   const std::vector<const clang::LambdaExpr *> &Lambdas) {
+  for (auto L = Lambdas.rbegin(); L != Lambdas.rend(); ++L)
+    for (const clang::LambdaCapture &C : (*L)->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == V && C.getCaptureKind() == clang::LCK_ByCopy)
+        return (*L)->getCallOperator();
+  return F;
 }
 
 std::set<const clang::VarDecl *> keys(const std::map<const clang::VarDecl *, bool> &M) {
@@ -47,13 +68,17 @@ void LocalWaits::recordLocalTaskData(const CallSite &Site, size_t TaskIndex) {
       if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) Storage = true;
     }
     if (!Storage) continue;
-    if (!LocalTaskData.count(Site.Enclosing)) LocalTaskDataOrder.push_back(Site.Enclosing);
-    LocalTaskData[Site.Enclosing][V] |= paramMayBeRead(Tasks[TaskIndex].Code, I);
+    const clang::FunctionDecl *F = ownerOf(V, Site.Enclosing, Site.Lambdas);
+    if (!LocalTaskData.count(F)) LocalTaskDataOrder.push_back(F);
+    LocalTaskData[F][V] |= paramMayBeRead(Tasks[TaskIndex].Code, I);
   }
 }
 
-void LocalWaits::recordLocalVariable(const clang::FunctionDecl *F, const clang::VarDecl *V, bool Read) {
+void LocalWaits::recordLocalVariable(const clang::FunctionDecl *Enclosing,
+                                     const std::vector<const clang::LambdaExpr *> &Lambdas,
+                                     const clang::VarDecl *V, bool Read) {
   if (V->getType()->isReferenceType()) return; // its storage outlives it (recordLocalTaskData)
+  const clang::FunctionDecl *F = ownerOf(V, Enclosing, Lambdas);
   if (!LocalTaskData.count(F)) LocalTaskDataOrder.push_back(F);
   LocalTaskData[F][V] |= Read;
 }
@@ -129,10 +154,11 @@ void LocalWaits::planLocalWaits() {
       }
       if (Problem.isValid()) {
         AC.error(AC.fileLoc(Problem),
-                 "the tasks of '%0' use %1, local to it, which stops living here; the translator waits for "
+                 "the tasks of %0 use %1, local to it, which stops living here; the translator waits for "
                  "those tasks at such points, but cannot write the wait into this macro expansion: write "
                  "'#pragma css wait on(%1)' before it",
-                 F->getNameAsString(), Names);
+                 clang::isLambdaCallOperator(F) ? std::string("a lambda") : "'" + F->getNameAsString() + "'",
+                 Names);
         continue;
       }
       Plan.UsesRuntime = true;

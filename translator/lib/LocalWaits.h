@@ -33,9 +33,11 @@ public:
   /// TaskIndex) reaches.
   void recordLocalTaskData(const CallSite &Site, size_t TaskIndex);
 
-  /// Local V of function F is used by a task (a task block); `Read`:
-  /// whether the task may read it.
-  void recordLocalVariable(const clang::FunctionDecl *F, const clang::VarDecl *V, bool Read);
+  /// Local V of function F is used by a task (a task block inside
+  /// `Lambdas`, outermost first); `Read`: whether the task may read it.
+  void recordLocalVariable(const clang::FunctionDecl *F,
+                           const std::vector<const clang::LambdaExpr *> &Lambdas, const clang::VarDecl *V,
+                           bool Read);
 
   /// Before every point where such a local stops living (the end of its
   /// block, a return, a break or continue out of its block, a goto), wait

@@ -227,6 +227,9 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
   auto Fn = Facts.StmtFunction.find(Block);
   if (Fn == Facts.StmtFunction.end()) return;
   const clang::FunctionDecl *F = Fn->second;
+  static const std::vector<const clang::LambdaExpr *> NoLambdas;
+  auto InLambdas = Facts.StmtLambdas.find(Block);
+  const auto &Lambdas = InLambdas == Facts.StmtLambdas.end() ? NoLambdas : InLambdas->second;
   SourceLocation Loc = AC.fileLoc(Block->getBeginLoc());
   if (llvm::isa<clang::DeclStmt>(Block)) {
     AC.error(Loc, "a task directive before a declaration: the task's statement must be a call, a block "
@@ -379,7 +382,7 @@ void TaskBlocks::outlineBlock(BlockRequest &Req) {
       Args.push_back(LO.CPlusPlus ? "__builtin_addressof(" + Name + ")" : "&" + Name);
       Renamed[V] = "(*" + PC.Name + ")";
       if (V->hasLocalStorage())
-        Locals.recordLocalVariable(F, V, reads(Code.Accesses[static_cast<size_t>(Access)].Dir));
+        Locals.recordLocalVariable(F, Lambdas, V, reads(Code.Accesses[static_cast<size_t>(Access)].Dir));
     } else if (Access >= 0 || V->hasLocalStorage() || Copied) {
       // (Copied: a global in firstprivate(...) gets a copy of its own too,
       // which shadows it in the outlined function.)

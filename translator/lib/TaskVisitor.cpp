@@ -32,6 +32,8 @@ public:
     if (!D) return true;
     const clang::Decl *SavedTop = TopDecl;
     const clang::FunctionDecl *SavedFunction = Function;
+    std::vector<const clang::LambdaExpr *> SavedLambdas;
+    bool Definition = false;
     if (!D->isImplicit() && !llvm::isa<clang::TranslationUnitDecl, clang::ParmVarDecl>(D)) {
       const clang::DeclContext *DC = D->getDeclContext();
       bool Scoped = atNamespaceScope(D) || (DC && DC->isRecord());
@@ -53,11 +55,14 @@ public:
     if (auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D);
         FD && FD->doesThisDeclarationHaveABody() && inMainFile(FD->getBeginLoc())) {
       Function = FD;
+      Definition = true;
+      SavedLambdas.swap(Lambdas); // a local class's member function is in no lambda of its own
       Facts.Definitions.push_back(FD);
       Facts.DefinitionTopDecl[FD] = TopDecl;
     }
     bool Result = Base::TraverseDecl(D);
     TopDecl = SavedTop;
+    if (Definition) Lambdas.swap(SavedLambdas);
     Function = SavedFunction;
     return Result;
   }
@@ -74,6 +79,7 @@ public:
     if (SeenStmtBegins.insert(Begin.getRawEncoding()).second) {
       Facts.Stmts.push_back(S);
       Facts.StmtFunction[S] = Function;
+      if (!Lambdas.empty()) Facts.StmtLambdas[S] = Lambdas;
     }
     return true;
   }
@@ -88,12 +94,27 @@ public:
         break;
     Callees.insert(Callee);
     if (!Function || !inMainFile(Call->getBeginLoc())) return true;
-    CallSite Site{Call, Function, TopDecl};
+    CallSite Site{Call, Function, TopDecl, Lambdas};
     if (llvm::isa<clang::CUDAKernelCallExpr>(Call))
       Facts.KernelLaunches.push_back(Site);
     else
       Facts.Calls.push_back(Site);
     return true;
+  }
+
+  // The lambdas around a call (CallSite::Lambdas). A capture's initializer
+  // (`[w = f(x)]`) runs where the lambda is written, outside its body.
+  bool TraverseLambdaExpr(clang::LambdaExpr *L) {
+    Lambdas.push_back(L);
+    bool Result = Base::TraverseLambdaExpr(L);
+    Lambdas.pop_back();
+    return Result;
+  }
+  bool TraverseLambdaCapture(clang::LambdaExpr *L, const clang::LambdaCapture *C, clang::Expr *Init) {
+    Lambdas.pop_back();
+    bool Result = Base::TraverseLambdaCapture(L, C, Init);
+    Lambdas.push_back(L);
+    return Result;
   }
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
@@ -119,6 +140,7 @@ private:
   ASTFacts &Facts;
   const clang::Decl *TopDecl = nullptr;
   const clang::FunctionDecl *Function = nullptr;
+  std::vector<const clang::LambdaExpr *> Lambdas;
   std::unordered_set<clang::SourceLocation::UIntTy> SeenStmtBegins;
 };
 

@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 
 #include <map>
 #include <set>
@@ -25,6 +26,9 @@ struct CallSite {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Enclosing = nullptr; ///< the function definition the call is in
   const clang::Decl *TopDecl = nullptr;           ///< innermost namespace-scope declaration around it
+  /// The lambdas whose bodies the call is in, outermost first: a variable
+  /// one of them captures by copy is, in the call, the closure's copy.
+  std::vector<const clang::LambdaExpr *> Lambdas = {};
 };
 
 struct ASTFacts {
@@ -32,8 +36,10 @@ struct ASTFacts {
   /// the function bodies of the main file (outermost per start location).
   std::vector<const clang::Decl *> Decls;
   std::vector<const clang::Stmt *> Stmts;
-  /// For each recorded statement, the function it is in.
+  /// For each recorded statement, the function it is in, and the lambdas
+  /// of that function it is in (outermost first), if any.
   std::map<const clang::Stmt *, const clang::FunctionDecl *> StmtFunction;
+  std::map<const clang::Stmt *, std::vector<const clang::LambdaExpr *>> StmtLambdas;
   std::vector<CallSite> Calls;                          ///< calls of the main file (CUDA launches excluded)
   std::vector<CallSite> KernelLaunches;                 ///< `k<<<...>>>(...)` of the main file
   std::vector<const clang::FunctionDecl *> Definitions; ///< function definitions of the main file

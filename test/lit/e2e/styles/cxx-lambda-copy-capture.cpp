@@ -4,13 +4,12 @@
 // is the closure's member, which dies with the closure at the end of the
 // statement; the next iteration's closure, at the same address, holds the
 // next value while the previous task has not read it yet.
-// XFAIL: *
-// Fails today: the translator waits where the captured variable `v` of the
-// enclosing function dies (`css_release(&v)` at the end of the loop body,
-// naming the loop's `v`, not the closure's copy), so nothing waits for the
-// tasks on the copy: host workers print 0x1.37ffec8p+5 where the program
-// prints 0x1.2800018p+5 (translator/lib/LocalWaits.cpp,
-// LocalWaits::recordLocalTaskData keys the access by the captured VarDecl).
+// The translator waited where the captured variable `v` of the enclosing
+// function dies (`css_release(&v)` at the end of the loop body, naming the
+// loop's `v`, not the closure's copy), so nothing waited for the tasks on
+// the copy: host workers printed 0x1.37ffec8p+5 where the program prints
+// 0x1.2800018p+5. A capture by copy is now a local of the lambda's body,
+// waited for where it ends (e2e/lambda-copy-capture-task-data.cpp).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cxx -std=c++17 -Wno-unknown-pragmas %s -o %t/seq
 // RUN: timeout 60 %t/seq > %t/expected
