@@ -26,9 +26,9 @@ bool isConditionalDirective(llvm::StringRef Rest) {
 } // namespace
 
 AnalysisContext::AnalysisContext(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws,
-                                 const ASTFacts &Facts, EditPlan &Plan)
-    : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Raws(Raws), Facts(Facts),
-      Plan(Plan) {
+                                 const StringizedTokens &Stringized, const ASTFacts &Facts, EditPlan &Plan)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Raws(Raws), Stringized(Stringized),
+      Facts(Facts), Plan(Plan) {
   Opts.CPlusPlus = Ctx.getLangOpts().CPlusPlus;
 }
 

@@ -2,7 +2,8 @@
 //
 // Owns the services the parts of the analysis (TaskAnalysis.h) have in
 // common, and nothing of what they find: the AST and its source manager,
-// the captured directives and the AST facts (TaskVisitor.h), the edit plan
+// the captured directives, the tokens macros turned into strings, and the
+// AST facts (TaskVisitor.h), the edit plan
 // they all add to, and the error state. On top of them: the translator's
 // diagnostics (errors, warnings that show under `-w`, notes), source
 // positions (file, line, what lies between two places), how types and
@@ -19,6 +20,7 @@
 #include "CodeGen.h"
 #include "Directive.h"
 #include "PragmaCapture.h"
+#include "StringizedArgs.h"
 #include "TaskAnalysis.h"
 #include "TaskModel.h"
 #include "TaskVisitor.h"
@@ -42,13 +44,14 @@ struct ParsedDirective {
 
 class AnalysisContext {
 public:
-  AnalysisContext(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const ASTFacts &Facts,
-                  EditPlan &Plan);
+  AnalysisContext(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws,
+                  const StringizedTokens &Stringized, const ASTFacts &Facts, EditPlan &Plan);
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
   clang::DiagnosticsEngine &Diags;
   const std::vector<RawDirective> &Raws;
+  const StringizedTokens &Stringized; ///< what macros turned into strings (StringizedArgs.h)
   const ASTFacts &Facts;
   EditPlan &Plan;
   CodeGenOptions Opts;

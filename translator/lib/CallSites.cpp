@@ -328,6 +328,35 @@ std::optional<CallSites::SpelledCall> CallSites::spelledInMacroArgument(const cl
   return Spelled;
 }
 
+void CallSites::warnStringizedCall(const clang::CallExpr *Call, const SpelledCall &Spelled,
+                                   const TaskCode &Code) {
+  // Warned, not avoided. `#` takes the argument's tokens as written, so a
+  // string with the program's spelling needs every token of the call kept;
+  // the submit could then come only from a function-like macro named as the
+  // task, #defined before the macro's use and #undef'd after it. That gives
+  // every call of the use one file:line (or __LINE__, which compilers place
+  // differently in a use over several lines), cannot serve `f<T>(x)` or a
+  // qualified name, and where the argument is expanded before a `#` takes
+  // it (`STR(__VA_ARGS__)`) the string holds the submit still.
+  auto It = AC.Stringized.find(Spelled.NameBegin.getRawEncoding());
+  if (It == AC.Stringized.end()) return;
+  const std::string Callee =
+      AC.sourceText(clang::CharSourceRange::getTokenRange(Spelled.NameBegin, Spelled.NameEnd));
+  const std::string Macro = AC.macroNameAt(Call->getRParenLoc());
+  const std::string &Stringizer = It->second.Macro;
+  AC.warning(
+      Spelled.NameBegin,
+      "the task call '%0(...)' is written in an argument of macro '%1', %2 into a string with '#': the "
+      "translator rewrites the call where it is written, so the string holds the rewritten call "
+      "'%3(...)' where the program's holds '%0(...)'; write the call outside the macro's argument "
+      "where that text matters",
+      Callee, Macro,
+      Stringizer == Macro ? std::string("which also turns that argument")
+                          : "whose text macro '" + Stringizer + "' also turns",
+      submitHelperName(Code, AC.Opts));
+  AC.note(It->second.Hash, "macro '%0' turns its argument into a string here", Stringizer);
+}
+
 void CallSites::planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
   const TaskCode &Code = Tasks[TaskIndex].Code;
   // Written whole in an argument of a function-like macro (`CHECK(f(x))`,
@@ -338,6 +367,7 @@ void CallSites::planDeclaredTaskCall(const CallSite &Site, size_t TaskIndex) {
     if (!checkCallPlace(Site, TaskIndex)) return;
     emitSupport(TaskIndex, Site, true);
     if (!RewrittenMacroArgumentCalls.insert(Spelled->NameBegin.getRawEncoding()).second) return;
+    warnStringizedCall(Site.Call, *Spelled, Code);
     Plan.Replacements.push_back({clang::CharSourceRange::getTokenRange(Spelled->NameBegin, Spelled->NameEnd),
                                  submitHelperName(Code, AC.Opts)});
     Plan.Insertions.push_back(

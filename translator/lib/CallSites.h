@@ -12,7 +12,8 @@
 // with the call's file and line. Calls the translator cannot rewrite are
 // reported (made by function-like macros, default arguments, through an
 // object, inside a class template); taking a task function's address is
-// warned about (a call through the pointer is not a task). Kernel launches
+// warned about (a call through the pointer is not a task), and so is a call
+// in a macro argument that a macro also turns into a string. Kernel launches
 // inside CUDA tasks get the task's stream.
 //
 // Relies on TaskBuilder (call-site models), Templates (calls resolved at
@@ -112,6 +113,9 @@ private:
   /// Calls in macro arguments already rewritten: an argument expanded twice
   /// holds one call, rewritten once (its name's spelling location).
   std::set<clang::SourceLocation::UIntTy> RewrittenMacroArgumentCalls;
+  /// Such a call that a macro also turns into a string (`#`): the string
+  /// holds the rewritten call. Warned about (see the definition).
+  void warnStringizedCall(const clang::CallExpr *Call, const SpelledCall &Spelled, const TaskCode &Code);
   /// A call of a function annotated at its declaration becomes a call of
   /// its submit helper, with the call's file and line appended; one in a
   /// macro argument, where it is written.

@@ -28,9 +28,9 @@ using clang::SourceLocation;
 /// owns what follows it, and runs the parts' later phases in order.
 class Analyzer {
 public:
-  Analyzer(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const ASTFacts &Facts,
-           EditPlan &Plan, const ConstantEvaluator &Evaluate)
-      : AC(Ctx, Raws, Facts, Plan), SM(AC.SM), Facts(Facts), Evaluate(Evaluate) {}
+  Analyzer(clang::ASTContext &Ctx, const std::vector<RawDirective> &Raws, const StringizedTokens &Stringized,
+           const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate)
+      : AC(Ctx, Raws, Stringized, Facts, Plan), SM(AC.SM), Facts(Facts), Evaluate(Evaluate) {}
 
   bool run() {
     // 1. Every directive parsed; a syntax error stops the analysis.
@@ -228,8 +228,9 @@ private:
 } // namespace
 
 bool analyzeAndPlan(clang::ASTContext &Context, const std::vector<RawDirective> &Directives,
-                    const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate) {
-  return Analyzer(Context, Directives, Facts, Plan, Evaluate).run();
+                    const StringizedTokens &Stringized, const ASTFacts &Facts, EditPlan &Plan,
+                    const ConstantEvaluator &Evaluate) {
+  return Analyzer(Context, Directives, Stringized, Facts, Plan, Evaluate).run();
 }
 
 } // namespace gpuss

@@ -29,6 +29,7 @@
 
 #include "ConstantProbe.h"
 #include "PragmaCapture.h"
+#include "StringizedArgs.h"
 #include "TaskVisitor.h"
 
 #include "clang/AST/ASTContext.h"
@@ -55,9 +56,12 @@ struct EditPlan {
 };
 
 /// Returns false (after reporting the errors) when the input is malformed.
-/// `Evaluate` (may be empty) checks the directives' constant sizes.
+/// `Stringized`: the tokens that macros turned into strings, as the
+/// preprocessor expanded them. `Evaluate` (may be empty) checks the
+/// directives' constant sizes.
 bool analyzeAndPlan(clang::ASTContext &Context, const std::vector<RawDirective> &Directives,
-                    const ASTFacts &Facts, EditPlan &Plan, const ConstantEvaluator &Evaluate);
+                    const StringizedTokens &Stringized, const ASTFacts &Facts, EditPlan &Plan,
+                    const ConstantEvaluator &Evaluate);
 
 } // namespace gpuss
 

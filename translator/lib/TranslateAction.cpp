@@ -4,6 +4,7 @@
 #include "CodeGen.h"
 #include "HeaderInlining.h"
 #include "PragmaCapture.h"
+#include "StringizedArgs.h"
 #include "TaskAnalysis.h"
 #include "TaskVisitor.h"
 
@@ -19,9 +20,10 @@ namespace {
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(const std::vector<RawDirective> &Directives, const std::vector<Inclusion> &Inclusions,
-                    TranslationResult &Result, clang::CompilerInstance &CI)
-      : Directives(Directives), Inclusions(Inclusions), Result(Result), CI(CI) {}
+  TranslateConsumer(const std::vector<RawDirective> &Directives, const StringizedTokens &Stringized,
+                    const std::vector<Inclusion> &Inclusions, TranslationResult &Result,
+                    clang::CompilerInstance &CI)
+      : Directives(Directives), Stringized(Stringized), Inclusions(Inclusions), Result(Result), CI(CI) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     clang::SourceManager &SM = Context.getSourceManager();
@@ -33,7 +35,7 @@ public:
     }
     ASTFacts Facts = collectFacts(Context);
     EditPlan Plan;
-    if (!analyzeAndPlan(Context, Directives, Facts, Plan, makeConstantEvaluator(CI))) return;
+    if (!analyzeAndPlan(Context, Directives, Stringized, Facts, Plan, makeConstantEvaluator(CI))) return;
     clang::FileID Main = SM.getMainFileID();
     if (Plan.Insertions.empty() && Plan.Replacements.empty() && !Plan.UsesRuntime) {
       Result.Output = SM.getBufferData(Main).str();
@@ -69,6 +71,7 @@ public:
 
 private:
   const std::vector<RawDirective> &Directives;
+  const StringizedTokens &Stringized;
   const std::vector<Inclusion> &Inclusions;
   TranslationResult &Result;
   clang::CompilerInstance &CI;
@@ -83,6 +86,8 @@ public:
     CI.getPreprocessor().AddPragmaHandler(Handler.get());
     CI.getPreprocessor().AddPragmaHandler(OssWarner.get());
     CI.getPreprocessor().addPPCallbacks(std::make_unique<InclusionRecorder>(Inclusions));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<StringizedTokenRecorder>(CI.getSourceManager(), Stringized));
     // OmpSs' `#pragma omp task ...`; under -fopenmp the directives are
     // OpenMP's, and Clang's.
     if (!CI.getLangOpts().OpenMP)
@@ -98,12 +103,13 @@ public:
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
-    return std::make_unique<TranslateConsumer>(Directives, Inclusions, Result, CI);
+    return std::make_unique<TranslateConsumer>(Directives, Stringized, Inclusions, Result, CI);
   }
 
 private:
   TranslationResult &Result;
   std::vector<RawDirective> Directives;
+  StringizedTokens Stringized;
   std::vector<Inclusion> Inclusions;
   std::unique_ptr<CssPragmaHandler> Handler;
   std::unique_ptr<OssPragmaWarner> OssWarner = std::make_unique<OssPragmaWarner>();
