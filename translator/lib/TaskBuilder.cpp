@@ -23,6 +23,22 @@ std::string taskLabel(const clang::FunctionDecl *FD, const TaskDirective &Task) 
   return FD->getNameAsString();
 }
 
+/// Whether an array dimension of T, or of what T points to, is a
+/// prototype's unspecified `[*]` (C99 `double a[*][*]`).
+bool hasUnspecifiedSize(clang::QualType T) {
+  while (!T.isNull()) {
+    if (const auto *P = T->getAs<clang::PointerType>()) {
+      T = P->getPointeeType();
+      continue;
+    }
+    const clang::ArrayType *AT = T->getAsArrayTypeUnsafe();
+    if (!AT) return false;
+    if (AT->getSizeModifier() == clang::ArraySizeModifier::Star) return true;
+    T = AT->getElementType();
+  }
+  return false;
+}
+
 /// The member path of a member item relative to its struct: ".data" for
 /// `s.data` and `p->data`, ".m.r" for `p->m.r`.
 std::string relativePath(const BaseInfo &B) {
@@ -119,6 +135,20 @@ bool TaskBuilder::checkTaskFunction(const clang::FunctionDecl *FD, SourceLocatio
     // A C99 variable-length array parameter (`double a[n][n]`) is a
     // pointer whose type depends on the other parameters: the task keeps
     // the address and the call gets it back with its type.
+    // `[*]` leaves a size to the definition; the code the translator writes
+    // around the call spells the parameter's type, and no definition's sizes
+    // reach it (the compiler then refuses `[*]` outside a prototype). The
+    // first dimension of an array parameter decays (`double a[*]` is a
+    // pointer; its length is the clause's).
+    if (!Ctx.getLangOpts().CPlusPlus && hasUnspecifiedSize(P->getType())) {
+      AC.error(P->getLocation(),
+               "parameter '%0' of task function '%1' is declared '%2', whose '[*]' leaves its sizes to "
+               "another declaration; give them in the declaration that carries the directive (e.g. 'double "
+               "%0[n][m]' with n and m parameters before it), or declare it as a plain pointer with its "
+               "shape in the clause",
+               P->getNameAsString(), FD->getNameAsString(), AC.printType(P->getOriginalType()));
+      return false;
+    }
     if (T->isVariablyModifiedType() && (Ctx.getLangOpts().CPlusPlus || !T->isPointerType())) {
       AC.error(P->getLocation(),
                "parameter '%0' of task function '%1' has a variable-length array type ('%2'), which "

@@ -159,8 +159,8 @@ private:
   // their worker locks the memory before copying it (a first run), so they
   // take a place beside the prefetch depth rather than in it (has_room).
   std::vector<unsigned> staged_unlocked_;
-  // Of those, tasks that had inputs to copy in when they were staged
-  // (yields_link_to_loads).
+  // Per space: the staged tasks that had inputs to copy in when they were
+  // staged (yields_link_to_loads).
   std::vector<unsigned> staged_copying_in_;
   // Per space: the work staged there, as the sum of the estimates its staged
   // tasks were counted with (Task::queued_estimate).
