@@ -89,6 +89,44 @@ static GPUSS_INLINE css_region css_contiguous(const void *base, size_t bytes) {
   return region;
 }
 
+/* The size gpuss-translate gives a region whose bytes do not fit: a size of
+ * 2^63 bytes or more (on 64-bit targets), which no region has, and which the
+ * runtime reports as an error at the task's call ("region size overflows"). */
+#define CSS_SIZE_OVERFLOW ((size_t)-1 / 2 + 1)
+
+/* a * b for the sizes of a region, as gpuss-translate multiplies an item's
+ * counts and its element size: CSS_SIZE_OVERFLOW where the product is past
+ * what a size can be, and then for every product with it but by 0 (a
+ * count of 0 names no byte). Plain size_t arithmetic would wrap: v[n] of
+ * doubles with n = 2^61 + 1 came out as 8 bytes, and a device got 8 bytes of
+ * what the body reads. Each factor counts as signed, so that a negative
+ * count converted to size_t (`v[n - m]` with m > n) stays a negative size,
+ * which the runtime reports as one. One branch, no division, with GCC and
+ * Clang (nvcc's host compiler too). */
+static GPUSS_INLINE size_t css_mul(size_t a, size_t b) {
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5)
+  ptrdiff_t product;
+  if (__builtin_mul_overflow((ptrdiff_t)a, (ptrdiff_t)b, &product)) return CSS_SIZE_OVERFLOW;
+  return (size_t)product;
+#else
+  /* The same with a division: magnitudes, and the sign apart. */
+  const size_t most = CSS_SIZE_OVERFLOW - 1; /* PTRDIFF_MAX */
+  int negative = 0;
+  size_t product;
+  if (a > most) {
+    a = 0 - a;
+    negative = !negative;
+  }
+  if (b > most) {
+    b = 0 - b;
+    negative = !negative;
+  }
+  if (a != 0 && b > (negative ? most + 1 : most) / a) return CSS_SIZE_OVERFLOW;
+  product = a * b;
+  return negative ? 0 - product : product;
+#endif
+}
+
 /* ---------------------------------------------------------------- accesses */
 
 typedef enum css_direction {

@@ -99,6 +99,80 @@ TEST_F(Misuse, NegativeCountIsNamedAsSuch) {
       expected_message(task, "negative_count") + ".*negative at this call: -12 bytes a row");
 }
 
+// The generated code multiplies an item's counts and element size with
+// css_mul (gpuss.h): a product past 2^63 is CSS_SIZE_OVERFLOW, not the
+// wrapped product (v[n] of doubles at n = 2^61 + 1 was 8 bytes), and a
+// negative count stays a negative size.
+TEST(SizeProducts, OverflowIsTheSentinelAndNegativeCountsStayNegative) {
+  const std::size_t huge = (std::size_t{1} << 61) + 1;
+  EXPECT_EQ(css_mul(4, sizeof(double)), 32u);
+  EXPECT_EQ(css_mul(huge, sizeof(double)), CSS_SIZE_OVERFLOW);
+  EXPECT_EQ(css_mul(css_mul(std::size_t{1} << 40, std::size_t{1} << 30), 8), CSS_SIZE_OVERFLOW);
+  EXPECT_EQ(css_mul(std::size_t{1} << 60, 8), CSS_SIZE_OVERFLOW); // 2^63: no size
+  EXPECT_EQ(css_mul(CSS_SIZE_OVERFLOW, 1), CSS_SIZE_OVERFLOW);
+  EXPECT_EQ(css_mul(CSS_SIZE_OVERFLOW, 0), 0u); // a count of 0 names no byte
+  EXPECT_EQ(css_mul(static_cast<std::size_t>(-3), sizeof(int)), static_cast<std::size_t>(-12));
+}
+
+TEST_F(Misuse, SizeThatOverflowedIsNamedAsSuch) {
+  static char buffer[64];
+  Task task("overflowed_size");
+  const std::size_t bytes = css_mul((std::size_t{1} << 61) + 1, sizeof(double));
+  task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "overflowed_size") +
+          ": access 0: region size overflows: its size, a product of the item's counts and its element size");
+}
+
+TEST_F(Misuse, StrideThatOverflowedIsNamedAsSuch) {
+  static char buffer[64];
+  Task task("overflowed_stride");
+  task.access(css_region{buffer, 8, 2, css_mul((std::size_t{1} << 61) + 1, sizeof(double))}, CSS_IN);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "overflowed_stride") +
+          ": access 0: region size overflows: the stride between its rows");
+}
+
+// Rows as long as their stride are one run of rows * row_bytes bytes: that
+// product wrapped too (2^59 + 1 rows of 32 bytes were 32 bytes).
+TEST_F(Misuse, RowsTimesTheirBytesThatOverflowIsNamed) {
+  static char buffer[64];
+  Task task("overflowed_rows");
+  task.access(css_region{buffer, 32, (std::size_t{1} << 59) + 1, 32}, CSS_INOUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "overflowed_rows") + ": access 0: region size overflows: its size");
+}
+
+// A negative count that goes through css_mul is still named as negative.
+TEST_F(Misuse, NegativeCountThroughTheCheckedProductIsNamedAsSuch) {
+  static char buffer[64];
+  Task task("negative_product");
+  const std::size_t bytes = css_mul(static_cast<std::size_t>(-3), sizeof(int));
+  task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
+  EXPECT_DEATH(
+      {
+        Runtime runtime(host_config(1));
+        task.submit(runtime);
+        runtime.barrier();
+      },
+      expected_message(task, "negative_product") + ".*negative at this call: -12 bytes a row");
+}
+
 TEST_F(Misuse, SubmitAfterFinish) {
   static int value;
   Task late("late_task");

@@ -42,10 +42,21 @@ struct Region {
 
   bool operator==(const Region &) const = default;
 
-  // A null base with bytes, a span that wraps past the end of the address
-  // space, or rows that overlap each other. Returns the reason, if any.
+  // A size that overflowed, a null base with bytes, a span that wraps past
+  // the end of the address space, or rows that overlap each other. Returns
+  // the reason, if any.
   std::optional<std::string> misuse() const {
     if (empty()) return std::nullopt;
+    // CSS_SIZE_OVERFLOW: a product of the item's counts and element size
+    // that did not fit (css_mul). Said first: the other checks would read
+    // it as a negative size.
+    if (rows == CSS_SIZE_OVERFLOW) return "region size overflows: its number of rows is 2^63 or more";
+    const char *what = row_bytes == CSS_SIZE_OVERFLOW ? (rows == 1 ? "its size" : "the size of each row")
+                       : stride == CSS_SIZE_OVERFLOW  ? "the stride between its rows"
+                                                      : nullptr;
+    if (what)
+      return std::string("region size overflows: ") + what +
+             ", a product of the item's counts and its element size at this call, is 2^63 bytes or more";
     if (base == 0) return "region at a null address with " + std::to_string(payload_bytes()) + " bytes";
     if (rows > 1 && stride < row_bytes)
       return "strided region whose rows overlap (stride smaller than a row)";
@@ -148,7 +159,9 @@ private:
   }
 
   void make_contiguous() {
-    row_bytes *= rows;
+    // Checked as gpuss.h's css_mul checks the translator's products: rows
+    // of 32 bytes at r = 2^59 + 1 wrapped to one run of 32 bytes.
+    row_bytes = css_mul(row_bytes, rows);
     rows = 1;
     stride = row_bytes;
   }
