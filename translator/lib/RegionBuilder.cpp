@@ -1,6 +1,8 @@
 //===- RegionBuilder.cpp - The region an item names ------------------------===//
 #include "RegionBuilder.h"
 
+#include "RuntimeSymbols.h"
+
 #include "clang/AST/DeclCXX.h"
 
 #include <algorithm>
@@ -20,10 +22,47 @@ std::string count(const std::string &E) {
   return "(size_t)(" + E + ")";
 }
 
+bool isNumber(const std::string &E) {
+  return !E.empty() && std::all_of(E.begin(), E.end(), [](char C) { return std::isdigit(C); });
+}
+
 /// An extent from a type: a number needs no parentheses.
 std::string countExtent(const std::string &E) {
-  bool Number = !E.empty() && std::all_of(E.begin(), E.end(), [](char C) { return std::isdigit(C); });
-  return Number ? "(size_t)" + E : count(E);
+  return isNumber(E) ? "(size_t)" + E : count(E);
+}
+
+/// A factor of a region's size (a count, or an element's size), and
+/// whether it is a number or a `sizeof`: a product of those alone is a
+/// constant, which SizeChecks.h checks as the program is translated.
+struct Factor {
+  std::string Text;
+  bool Constant = false;
+};
+
+Factor countOf(const std::string &E) {
+  return {count(E), isNumber(E)};
+}
+
+Factor elementSize(const std::string &E) {
+  return {E, true};
+}
+
+/// The product of the factors, left to right. A size computed at the call
+/// may not fit in size_t, and plain `*` wraps: `v[n]` of doubles at
+/// n = 2^61 + 1 was a region of 8 bytes. Each product with a factor that is
+/// not a constant is css_mul, which gives CSS_SIZE_OVERFLOW there, and the
+/// runtime reports the task's call (gpuss.h).
+std::string multiply(const std::vector<Factor> &Factors) {
+  std::string Product = Factors.front().Text;
+  bool Constant = Factors.front().Constant;
+  for (size_t I = 1; I < Factors.size(); ++I) {
+    if (Constant && Factors[I].Constant)
+      Product += " * " + Factors[I].Text;
+    else
+      Product = std::string(rt::Mul) + "(" + Product + ", " + Factors[I].Text + ")";
+    Constant = Constant && Factors[I].Constant;
+  }
+  return Product;
 }
 
 } // namespace
@@ -260,11 +299,20 @@ std::optional<RegionCode> RegionBuilder::buildShapedRegion(const NameScope &S, c
       }
       Outer = I;
     }
+  // The dimensions from `From` inward: an offset's multiplier (unchecked:
+  // a wrapped offset moves the address, which no size can record), and the
+  // factors of a row's bytes and of the stride.
   auto product = [&](size_t From) {
     std::string Prod;
     for (size_t J = From; J < Dims.size(); ++J)
       Prod += count(Dims[J]) + " * ";
     return Prod;
+  };
+  auto factors = [&](size_t From) {
+    std::vector<Factor> Fs;
+    for (size_t J = From; J < Dims.size(); ++J)
+      Fs.push_back(countOf(Dims[J]));
+    return Fs;
   };
   // One element: *p or (a)[0][0], its address and its size.
   std::string First = "*" + N, FirstAddress = paren(N);
@@ -280,7 +328,10 @@ std::optional<RegionCode> RegionBuilder::buildShapedRegion(const NameScope &S, c
     if (!P[I].Lo.empty()) Offset += (Offset.empty() ? "" : " + ") + product(I + 1) + count(P[I].Lo);
   RegionCode R;
   R.Base = Offset.empty() ? N : FirstAddress + " + (" + Offset + ")";
-  std::string RowBytes = (P[Inner].One ? "" : count(P[Inner].Len) + " * ") + product(Inner + 1) + Elem;
+  std::vector<Factor> Row = factors(Inner + 1);
+  if (!P[Inner].One) Row.insert(Row.begin(), countOf(P[Inner].Len));
+  Row.push_back(elementSize(Elem));
+  std::string RowBytes = multiply(Row);
   if (!Outer) {
     R.Bytes = RowBytes;
     return R;
@@ -288,7 +339,9 @@ std::optional<RegionCode> RegionBuilder::buildShapedRegion(const NameScope &S, c
   R.Base = "(void *)" + paren(R.Base);
   R.RowBytes = RowBytes;
   R.Rows = count(P[*Outer].Len);
-  R.Stride = product(*Outer + 1) + Elem;
+  std::vector<Factor> Stride = factors(*Outer + 1);
+  Stride.push_back(elementSize(Elem));
+  R.Stride = multiply(Stride);
   return R;
 }
 
@@ -358,7 +411,7 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
     const clang::ArrayType *OrigArray = B.IsParm ? Ctx.getAsArrayType(B.Original) : nullptr;
     std::string OrigExtent = OrigArray ? extentOf(OrigArray) : "";
     if (!OrigExtent.empty())
-      Whole = countExtent(OrigExtent) + " * sizeof(*" + N + ")";
+      Whole = multiply({{countExtent(OrigExtent), isNumber(OrigExtent)}, elementSize("sizeof(*" + N + ")")});
     else if (OrigArray && It.Dims.empty()) {
       // `double a[]`, `double a[][4]`, `double a[*]`: an array whose
       // length the declaration does not give. Named alone it was taken as
@@ -406,11 +459,12 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
   if (Rank == 0) {
     if (!It.hasSection()) {
       // name[e1][e2]...: e1*e2*... consecutive elements.
-      std::string Bytes;
+      std::vector<Factor> Bytes;
       for (const Dimension &D : It.Dims)
-        Bytes += count(D.First.Text) + " * ";
+        Bytes.push_back(countOf(D.First.Text));
+      Bytes.push_back(elementSize("sizeof(*" + N + ")"));
       R.Base = N;
-      R.Bytes = Bytes + "sizeof(*" + N + ")";
+      R.Bytes = multiply(Bytes);
       return R;
     }
     if (It.Dims.size() > 1) {
@@ -423,7 +477,7 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
     std::string Lo, Len;
     lowAndLength(It.Dims[0], Lo, Len);
     R.Base = paren(N) + " + " + paren(Lo);
-    R.Bytes = count(Len) + " * sizeof(*" + N + ")";
+    R.Bytes = multiply({countOf(Len), elementSize("sizeof(*" + N + ")")});
     return R;
   }
   if (It.Dims.size() > Rank + 1) {
@@ -442,13 +496,13 @@ std::optional<RegionCode> RegionBuilder::buildClassicRegion(const NameScope &S, 
   lowAndLength(It.Dims[0], Lo1, Len1);
   if (It.Dims.size() < 2 || It.Dims[1].K == Dimension::Extent) {
     R.Base = Lo1.empty() ? N : paren(N) + " + " + paren(Lo1);
-    R.Bytes = count(Len1) + " * sizeof(*" + N + ")";
+    R.Bytes = multiply({countOf(Len1), elementSize("sizeof(*" + N + ")")});
     return R;
   }
   std::string Lo2, Len2;
   lowAndLength(It.Dims[1], Lo2, Len2);
   R.Base = "(void *)&" + paren(N) + "[" + (Lo1.empty() ? "0" : Lo1) + "][" + Lo2 + "]";
-  R.RowBytes = count(Len2) + " * sizeof(" + paren(N) + "[0][0])";
+  R.RowBytes = multiply({countOf(Len2), elementSize("sizeof(" + paren(N) + "[0][0])")});
   R.Rows = count(Len1);
   R.Stride = "sizeof(*" + N + ")";
   return R;

@@ -15,6 +15,7 @@ inline constexpr const char *Header = "gpuss.h";
 inline constexpr const char *AbiVersion = "GPUSS_ABI_VERSION";
 inline constexpr const char *Region = "css_region";
 inline constexpr const char *Contiguous = "css_contiguous";
+inline constexpr const char *Mul = "css_mul";
 inline constexpr const char *WaitWritten = "css_wait_written";
 inline constexpr const char *Access = "css_access";
 inline constexpr const char *DirIn = "CSS_IN";

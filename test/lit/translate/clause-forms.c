@@ -22,7 +22,7 @@ void run(float *A, int *a, int *b) {
 }
 
 // CHECK-LABEL: static void __css_submit_lu(
-// CHECK: __css_acc[0].region = css_contiguous(A, (size_t)(NB) * (size_t)(NB) * sizeof(*A));
+// CHECK: __css_acc[0].region = css_contiguous(A, css_mul(css_mul((size_t)(NB), (size_t)(NB)), sizeof(*A)));
 // CHECK: __css_desc.flags = 0;
 // CHECK-LABEL: static void __css_submit_first(
 // CHECK: __css_acc[0].region = css_contiguous(a, (size_t)(4) * sizeof(*a));

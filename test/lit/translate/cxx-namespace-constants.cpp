@@ -21,5 +21,5 @@ int main() {
 #pragma css barrier
   return static_cast<int>(y[0]);
 }
-// CHECK: css_contiguous(y, (size_t)(::lib::BS) * sizeof(*y));
-// CHECK: css_contiguous(x, (size_t)(::lib::ROWS) * (size_t)(::lib::BS) * sizeof(*x));
+// CHECK: css_contiguous(y, css_mul((size_t)(::lib::BS), sizeof(*y)));
+// CHECK: css_contiguous(x, css_mul(css_mul((size_t)(::lib::ROWS), (size_t)(::lib::BS)), sizeof(*x)));

@@ -25,7 +25,7 @@ void cholesky(float *A[NB][NB]) {
 // CHECK-NEXT:   float *A;
 // CHECK: static void __css_body_chol_spotrf(void *__css_argp, const css_task_env *__css_env) {
 // CHECK:   chol_spotrf((float *)css_translate(__css_env, 0, __css_a->A));
-// CHECK: __css_acc[0].region = css_contiguous(A, (size_t)(TS) * (size_t)(TS) * sizeof(*A));
+// CHECK: __css_acc[0].region = css_contiguous(A, css_mul(css_mul((size_t)(TS), (size_t)(TS)), sizeof(*A)));
 // CHECK-NEXT: __css_acc[0].direction = CSS_INOUT;
 // CHECK-NEXT: __css_acc[0].copy = CSS_COPY_DEFAULT;
 // CHECK: __css_desc.device_kind = CSS_DEVICE_SMP;

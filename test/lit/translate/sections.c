@@ -12,5 +12,5 @@ void run(int *a, int *b) { copy(a, b); }
 
 // CHECK: __css_acc[0].region = css_contiguous((a) + (offset), (size_t)(10) * sizeof(*a));
 // CHECK: __css_acc[0].direction = CSS_IN;
-// CHECK: __css_acc[1].region = css_contiguous((b) + (2), (size_t)((N-1) - (2) + 1) * sizeof(*b));
+// CHECK: __css_acc[1].region = css_contiguous((b) + (2), css_mul((size_t)((N-1) - (2) + 1), sizeof(*b)));
 // CHECK: __css_acc[1].direction = CSS_OUT;

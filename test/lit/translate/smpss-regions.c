@@ -34,9 +34,9 @@ void run(long n, int *l, int *r, int *res, double (*A)[10], float (*m)[N], float
 
 // CHECK-LABEL: static void __css_submit_merge(
 // CHECK: /* result{start:length}: CSS_INOUT */
-// CHECK-NEXT: __css_acc[2].region = css_contiguous((result) + ((size_t)(start)), (size_t)(length) * sizeof(*result));
+// CHECK-NEXT: __css_acc[2].region = css_contiguous((result) + ((size_t)(start)), css_mul((size_t)(length), sizeof(*result)));
 // CHECK-LABEL: static void __css_submit_fill(
-// CHECK: __css_acc[0].region = css_contiguous((r) + ((size_t)(lo)), (size_t)((hi) - (lo) + 1) * sizeof(*r));
+// CHECK: __css_acc[0].region = css_contiguous((r) + ((size_t)(lo)), css_mul((size_t)((hi) - (lo) + 1), sizeof(*r)));
 // CHECK-LABEL: static void __css_submit_stencil(
 // CHECK: /* A{0}{1:8}: CSS_IN */
 // CHECK-NEXT: __css_acc[0].region = css_contiguous(&(A)[0][0] + ((size_t)(1)), (size_t)(8) * sizeof((A)[0][0]));
@@ -59,5 +59,5 @@ void run(long n, int *l, int *r, int *res, double (*A)[10], float (*m)[N], float
 // CHECK: /* v{i}: CSS_INOUT */
 // CHECK-NEXT: __css_acc[1].region = css_contiguous((v) + ((size_t)(i)), sizeof(*v));
 // CHECK-LABEL: static void __css_submit_two_rows(
-// CHECK: __css_acc[0].region = css_contiguous((p) + ((size_t)(N) * (size_t)(1)), (size_t)((2) - (1) + 1) * (size_t)(N) * sizeof(*p));
-// CHECK: __css_wait[0] = css_contiguous(res, (size_t)(n) * sizeof(*res));
+// CHECK: __css_acc[0].region = css_contiguous((p) + ((size_t)(N) * (size_t)(1)), css_mul(css_mul((size_t)((2) - (1) + 1), (size_t)(N)), sizeof(*p)));
+// CHECK: __css_wait[0] = css_contiguous(res, css_mul((size_t)(n), sizeof(*res)));

@@ -18,8 +18,8 @@ void run(double (*a)[N]) {
 // CHECK: struct __css_args_block {
 // CHECK-NEXT:   double (*a)[8];
 // CHECK: __css_acc[0].region.base = (void *)&(a)[i0][j0];
-// CHECK-NEXT: __css_acc[0].region.row_bytes = (size_t)(nj) * sizeof((a)[0][0]);
+// CHECK-NEXT: __css_acc[0].region.row_bytes = css_mul((size_t)(nj), sizeof((a)[0][0]));
 // CHECK-NEXT: __css_acc[0].region.rows = (size_t)(ni);
 // CHECK-NEXT: __css_acc[0].region.stride = sizeof(*a);
 // CHECK: static void __css_submit_rows(double (*m)[8], int rows,
-// CHECK: __css_acc[0].region = css_contiguous(m, (size_t)(rows) * sizeof(*m));
+// CHECK: __css_acc[0].region = css_contiguous(m, css_mul((size_t)(rows), sizeof(*m)));

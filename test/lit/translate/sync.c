@@ -20,6 +20,6 @@ int main(void) {
 
 // CHECK: css_start(); /* #pragma css start */
 // CHECK: __css_submit_sum(v, &total, "{{.*}}sync.c", 14);
-// CHECK: do { css_region __css_wait[2]; __css_wait[0] = css_contiguous(&total, sizeof total); __css_wait[1] = css_contiguous((v) + (0), (size_t)(N) * sizeof(*v)); css_wait_on_at("{{.*}}sync.c", 15, __css_wait, 2); } while (0); /* #pragma css wait on(total, v[0;N]) */
+// CHECK: do { css_region __css_wait[2]; __css_wait[0] = css_contiguous(&total, sizeof total); __css_wait[1] = css_contiguous((v) + (0), css_mul((size_t)(N), sizeof(*v))); css_wait_on_at("{{.*}}sync.c", 15, __css_wait, 2); } while (0); /* #pragma css wait on(total, v[0;N]) */
 // CHECK: css_barrier(); /* #pragma css barrier */
 // CHECK: css_finish(); /* #pragma css finish */

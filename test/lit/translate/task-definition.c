@@ -22,9 +22,9 @@ void run(double *x, double *y) { axpy(16, x, y); }
 // CHECK-NEXT: (double *)css_translate(__css_env, 1, __css_a->y));
 // CHECK: static void __css_submit_axpy(int n, const double *x, double *y, const char *__css_file, int __css_line) {
 // CHECK:   __css_args.n = n;
-// CHECK:   __css_acc[0].region = css_contiguous(x, (size_t)(n) * sizeof(*x));
+// CHECK:   __css_acc[0].region = css_contiguous(x, css_mul((size_t)(n), sizeof(*x)));
 // CHECK:   __css_acc[0].direction = CSS_IN;
-// CHECK:   __css_acc[1].region = css_contiguous(y, (size_t)(n) * sizeof(*y));
+// CHECK:   __css_acc[1].region = css_contiguous(y, css_mul((size_t)(n), sizeof(*y)));
 // CHECK:   __css_acc[1].direction = CSS_INOUT;
 // CHECK:   __css_desc.flags = CSS_TASK_HIGH_PRIORITY;
 // CHECK:   __css_desc.num_accesses = 2;

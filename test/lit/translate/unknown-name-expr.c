@@ -8,5 +8,5 @@ enum { DEPTH = 2 };
 #pragma css task inout(a[ROWS][cols][DEPTH * sizeof(int) / sizeof(int)]) input(n, b[n > 0 ? n : 1])
 void f(int *a, int n, int *b);
 void g(int *a, int *b) { f(a, 3, b); }
-// CHECK: css_contiguous(a, (size_t)(ROWS) * (size_t)(cols) * (size_t)(DEPTH * sizeof(int) / sizeof(int)) * sizeof(*a));
-// CHECK: css_contiguous(b, (size_t)(n > 0 ? n : 1) * sizeof(*b));
+// CHECK: css_contiguous(a, css_mul(css_mul(css_mul((size_t)(ROWS), (size_t)(cols)), (size_t)(DEPTH * sizeof(int) / sizeof(int))), sizeof(*a)));
+// CHECK: css_contiguous(b, css_mul((size_t)(n > 0 ? n : 1), sizeof(*b)));

@@ -7,5 +7,5 @@
 #pragma css task input(n, a[n]) output(σ[NΔ])
 void sums(int n, const double *a, double *σ);
 void run(const double *a, double *σ) { sums(16, a, σ); }
-// CHECK: css_contiguous(a, (size_t)(n) * sizeof(*a));
-// CHECK: css_contiguous(σ, (size_t)(NΔ) * sizeof(*σ));
+// CHECK: css_contiguous(a, css_mul((size_t)(n), sizeof(*a)));
+// CHECK: css_contiguous(σ, css_mul((size_t)(NΔ), sizeof(*σ)));

@@ -25,17 +25,17 @@ void run(long n, ELM *d, double _Complex (*a)[n], float (*s)[n], float (*t)[n]) 
 // CHECK-LABEL: struct __css_args_sort {
 // CHECK-NEXT:   long n;
 // CHECK-NEXT:   ELM *data;
-// CHECK: __css_acc[0].region = css_contiguous(data, (size_t)(n) * sizeof(*data));
+// CHECK: __css_acc[0].region = css_contiguous(data, css_mul((size_t)(n), sizeof(*data)));
 // CHECK-LABEL: struct __css_args_fft {
 // CHECK-NEXT:   long n;
 // CHECK-NEXT:   void *a;
 // CHECK:      fft(__css_a->n,
 // CHECK-NEXT:     css_translate(__css_env, 0, __css_a->a));
 // CHECK: static void __css_submit_fft(long n, _Complex double (*a)[n], const char *__css_file, int __css_line) {
-// CHECK: __css_acc[0].region = css_contiguous(a, (size_t)(n) * sizeof(*a));
+// CHECK: __css_acc[0].region = css_contiguous(a, css_mul((size_t)(n), sizeof(*a)));
 // CHECK-LABEL: struct __css_args_copy {
 // CHECK-NEXT:   long n;
 // CHECK-NEXT:   const void *src;
 // CHECK-NEXT:   void *dst;
-// CHECK: __css_acc[0].region = css_contiguous(src, (size_t)(n) * sizeof(*src));
-// CHECK: __css_acc[1].region = css_contiguous(dst, (size_t)(n) * sizeof(*dst));
+// CHECK: __css_acc[0].region = css_contiguous(src, css_mul((size_t)(n), sizeof(*src)));
+// CHECK: __css_acc[1].region = css_contiguous(dst, css_mul((size_t)(n), sizeof(*dst)));
