@@ -463,7 +463,8 @@ TEST(ProgramOrder, LeftLookingCallsRunTheCriticalPathFirst) {
   const ProgramOrderLateness lateness = program_order_lateness(graph.tasks);
   EXPECT_EQ(lateness.path_length, graph.tasks.front()->rank.load()) << "the path from the first panel";
   EXPECT_LE(lateness.most_tasks_ahead, lateness.path_length);
-  EXPECT_TRUE(program_order_serves(graph.tasks, 1));
+  EXPECT_FALSE(every_rank_is_wide(graph.tasks, 4)) << "a panel alone at the top rank";
+  EXPECT_TRUE(critical_path_comes_first(graph.tasks));
 }
 
 // Right-looking, panel k+1 comes after step k's updates of every column
@@ -474,7 +475,7 @@ TEST(ProgramOrder, RightLookingCallsHoldTheCriticalPathBack) {
   EXPECT_EQ(lateness.path_length, graph.tasks.front()->rank.load());
   EXPECT_GT(lateness.most_tasks_ahead, lateness.path_length);
   EXPECT_GE(lateness.most_tasks_ahead, 5u * 6u) << "step 0's updates of block columns 2 .. 7 below row 0";
-  EXPECT_FALSE(program_order_serves(graph.tasks, 1));
+  EXPECT_FALSE(critical_path_comes_first(graph.tasks));
 }
 
 // Both orders are the same graph: the same ranks, so the same critical

@@ -185,10 +185,11 @@ void Master::rank_unfinished_tasks() {
   // In core, a graph that no task holds up, or one whose program already
   // runs the critical path first, goes in the program's order
   // (ProgramOrder.hpp).
-  bool program_ordered = false;
+  bool program_ordered = false, wide = false;
   if (working_sets == 0 && config.program_order != ProgramOrder::Never) {
     const std::size_t executors = devices_.size() + config.num_cpus;
-    if (config.program_order == ProgramOrder::Always || program_order_serves(ranked, executors))
+    wide = every_rank_is_wide(ranked, program_order_width * executors);
+    if (config.program_order == ProgramOrder::Always || wide || critical_path_comes_first(ranked))
       program_ordered = rank_in_program_order(ranked);
     if (program_ordered) Stats::add(stats_->program_ordered, 1);
   }
@@ -221,7 +222,8 @@ void Master::rank_unfinished_tasks() {
         ranges.push_back({load.object->host, load.object->shape.span()});
       pin_service_->reorder(ranges);
     }
-    if (loading_ahead) queues_.load_orders.push(std::move(loads));
+    if (loading_ahead)
+      queues_.load_orders.push(LoadOrder{.loads = std::move(loads), .link_serves_ranks = !wide});
   }
   queues_.ranked.store(true, std::memory_order_release);
   queues_.signal.notify();

@@ -115,8 +115,7 @@ ProgramOrderLateness program_order_lateness(const std::vector<TaskRef> &ranked) 
   return lateness;
 }
 
-bool program_order_serves(const std::vector<TaskRef> &ranked, std::size_t executors) {
-  if (every_rank_is_wide(ranked, program_order_width * executors)) return true;
+bool critical_path_comes_first(const std::vector<TaskRef> &ranked) {
   const ProgramOrderLateness lateness = program_order_lateness(ranked);
   return lateness.path_length > 0 && lateness.most_tasks_ahead <= lateness.path_length;
 }

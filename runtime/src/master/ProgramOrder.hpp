@@ -56,15 +56,15 @@ struct ProgramOrderLateness {
 };
 ProgramOrderLateness program_order_lateness(const std::vector<TaskRef> &ranked);
 
-// CSS_PROGRAM_ORDER=auto: whether `ranked` goes in program order, with
-// `executors` devices and host workers: every rank is held by at least
-// program_order_width tasks per executor, or no task of the critical path
-// has more tasks ahead of it in the program that it does not need than the
-// path is long. Left-looking, a factorisation's worst is about one block
+// CSS_PROGRAM_ORDER=auto ranks a graph in program order where every rank is
+// held by at least program_order_width tasks per executor (devices and host
+// workers: every_rank_is_wide), or where the program runs the critical path
+// first: no task of the path has more tasks ahead of it in the program that
+// it does not need than the path is long. Left-looking, a factorisation's worst is about one block
 // column's tasks (NT, or NT swaps) against a path of 3 NT (NT^2 with a
 // chain of swaps per step); right-looking, a step's updates of the far
 // block columns (NT^2 and more).
-bool program_order_serves(const std::vector<TaskRef> &ranked, std::size_t executors);
+bool critical_path_comes_first(const std::vector<TaskRef> &ranked);
 
 // Re-ranks the unfinished tasks of `ranked` by submission order, the first
 // highest. False, ranks unchanged, where there is nothing to rank.

@@ -94,9 +94,11 @@ bool Helper::drain_queues() {
     make_ready(std::move(task));
     progress = true;
   }
-  for (std::vector<LoadAhead> &order : queues_.load_orders.drain()) {
+  for (LoadOrder &order : queues_.load_orders.drain()) {
     // A barrier's ranking: it replaces what is left of an earlier one.
-    load_order_.assign(std::make_move_iterator(order.begin()), std::make_move_iterator(order.end()));
+    load_order_.assign(std::make_move_iterator(order.loads.begin()),
+                       std::make_move_iterator(order.loads.end()));
+    link_serves_ranks_ = order.link_serves_ranks;
     std::fill(full_for_loads_.begin(), full_for_loads_.end(), false);
     progress = true;
   }
@@ -584,7 +586,9 @@ bool Helper::yields_link_to_loads(const Task &task, int space) {
   // highest rank first, bring in one chain's data after another (one H200,
   // LU n = 49152 in left-looking order, first runs: 2.87-2.92 s against
   // 3.13; performance.md, twelfth session).
-  if (!config_.ranked_fetches || staged_copying_in_[space] == 0 || full_for_loads_[space]) return false;
+  if (!config_.ranked_fetches || !link_serves_ranks_ || staged_copying_in_[space] == 0 ||
+      full_for_loads_[space])
+    return false;
   while (!load_order_.empty() && load_order_.front().reader->space != -1)
     load_order_.pop_front();
   return !load_order_.empty() && ranks_higher(*load_order_.front().reader, task);

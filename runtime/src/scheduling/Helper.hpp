@@ -38,12 +38,22 @@ struct LoadAhead {
   TaskRef reader;
 };
 
+// A barrier's loads ahead, first wanted first (LoadAheadPlan.hpp).
+struct LoadOrder {
+  std::vector<LoadAhead> loads;
+  // Whether the devices' links serve the ranks (CSS_RANKED_FETCHES): not
+  // where every rank is held by many tasks (ProgramOrder.hpp), as in GEMM's
+  // chains of equal updates, where no chain holds the others up and a task
+  // held back only leaves the copy threads fewer copies in flight.
+  bool link_serves_ranks = true;
+};
+
 struct HelperQueues {
   BatchQueue<TaskRef> ready;
   BatchQueue<Completion> completions;
   BatchQueue<DataObject *> retired;
   BatchQueue<std::shared_ptr<FlushRequest>> flushes;
-  BatchQueue<std::vector<LoadAhead>> load_orders; // first wanted first
+  BatchQueue<LoadOrder> load_orders;
   // A barrier's ranked tasks, in submission order (CSS_EVICTION=next-use:
   // Directory::expect_order).
   BatchQueue<std::vector<TaskRef>> expected_orders;
@@ -199,6 +209,7 @@ private:
   // at most that many. A device stops taking loads when a quarter of its
   // cache is left, which stays for the tasks' own data.
   std::deque<LoadAhead> load_order_;
+  bool link_serves_ranks_ = false; // the last LoadOrder's (yields_link_to_loads)
   std::vector<unsigned> loads_in_flight_; // per space
   std::vector<bool> full_for_loads_;      // per space
   int next_load_space_ = 1;

@@ -53,7 +53,7 @@ const char *to_string(Eviction eviction);
 // critical path (CSS_PROGRAM_ORDER; master/ProgramOrder.hpp).
 enum class ProgramOrder {
   Auto,   // auto (the default): when every rank is held by at least program_order_width tasks per executor,
-          // or the program's order already runs the critical path first (program_order_serves)
+          // or the program's order already runs the critical path first (critical_path_comes_first)
   Never,  // 0: always by the critical path
   Always, // 1: always in submission order (in core; out of core the working sets rank)
 };
