@@ -99,7 +99,9 @@ TEST(TimedRanks, NothingTimedOrNothingLeftKeepsTheRanks) {
 }
 
 // On a simulated device, one task at a time: a first barrier times a long
-// kind (5 ms) and a short one (0.2 ms); at the second, a gate holds a chain
+// kind (50 ms) and a short one (0.2 ms; 10 ms of long against 4.8 of short
+// flipped the order in 12% of runs on a loaded 2-core VM, where a 0.2 ms
+// sleep can take a few times that); at the second, a gate holds a chain
 // of 24 short tasks and a chain of 2 long ones, both submitted after it (the
 // short chain first). Counted, the short chain's head runs first; weighed
 // in time, the long chain's head does.
@@ -114,7 +116,7 @@ std::vector<int> heads_order(bool by_time) {
   Runtime runtime(config);
   auto nap = [](int micros) { std::this_thread::sleep_for(std::chrono::microseconds(micros)); };
   int warm_long = 0, warm_short = 0;
-  Task("long").inout(warm_long).body([&](TaskEnv) { nap(5000); }).submit(runtime);
+  Task("long").inout(warm_long).body([&](TaskEnv) { nap(50000); }).submit(runtime);
   Task("short").inout(warm_short).body([&](TaskEnv) { nap(200); }).submit(runtime);
   runtime.barrier();
   const std::uint64_t timed_before = runtime.stats().timed_rankings;
@@ -137,7 +139,7 @@ std::vector<int> heads_order(bool by_time) {
         .inout(long_chain)
         .body([&log, i, &nap](TaskEnv) {
           log.record(100 + i);
-          nap(5000);
+          nap(50000);
         })
         .submit(runtime);
   barrier_then_open(

@@ -1,7 +1,5 @@
 #include "master/ProgramOrder.hpp"
 
-#include "support/Config.hpp"
-
 #include <algorithm>
 #include <limits>
 #include <mutex>
