@@ -21,30 +21,26 @@ protected:
     return "gpuss: error: " + regex_escape(task.file()) + ":" + std::to_string(task.line()) + ": task '" +
            regex_escape(label) + "'";
   }
+
+  // What each death test runs: `task` submitted to a runtime with `cpus`
+  // host workers, then a barrier.
+  static void submit_and_wait(Task &task, unsigned cpus = 1) {
+    Runtime runtime(host_config(cpus));
+    task.submit(runtime);
+    runtime.barrier();
+  }
 };
 
 TEST_F(Misuse, NullBaseWithBytes) {
   Task task("null_base_task");
   task.access(css_region{nullptr, 64, 1, 64}, CSS_INOUT);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(2));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "null_base_task"));
+  EXPECT_DEATH(submit_and_wait(task, 2), expected_message(task, "null_base_task"));
 }
 
 TEST_F(Misuse, NullBaseOfAStridedRegion) {
   Task task("null_strided");
   task.access(css_region{nullptr, 8, 4, 64}, CSS_IN);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "null_strided"));
+  EXPECT_DEATH(submit_and_wait(task), expected_message(task, "null_strided"));
 }
 
 TEST_F(Misuse, NullBaseWithZeroBytesIsFine) {
@@ -61,26 +57,14 @@ TEST_F(Misuse, NullBaseWithZeroBytesIsFine) {
 TEST_F(Misuse, ContiguousRegionWrapsAroundTheAddressSpace) {
   Task task("wrapping_task");
   task.access(css_region{reinterpret_cast<void *>(UINTPTR_MAX - 15), 64, 1, 64}, CSS_IN);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "wrapping_task"));
+  EXPECT_DEATH(submit_and_wait(task), expected_message(task, "wrapping_task"));
 }
 
 TEST_F(Misuse, StridedRegionWrapsAroundTheAddressSpace) {
   static char buffer[64];
   Task task("wrapping_strided");
   task.access(css_region{buffer, 8, 4, SIZE_MAX / 2}, CSS_OUT);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "wrapping_strided"));
+  EXPECT_DEATH(submit_and_wait(task), expected_message(task, "wrapping_strided"));
 }
 
 // A count computed negative at the call (`v[n]` with n = -3 ints) reaches
@@ -90,13 +74,8 @@ TEST_F(Misuse, NegativeCountIsNamedAsSuch) {
   Task task("negative_count");
   const auto bytes = static_cast<std::size_t>(-12);
   task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "negative_count") + ".*negative at this call: -12 bytes a row");
+  EXPECT_DEATH(submit_and_wait(task),
+               expected_message(task, "negative_count") + ".*negative at this call: -12 bytes a row");
 }
 
 // The generated code multiplies an item's counts and element size with
@@ -120,11 +99,7 @@ TEST_F(Misuse, SizeThatOverflowedIsNamedAsSuch) {
   const std::size_t bytes = css_mul((std::size_t{1} << 61) + 1, sizeof(double));
   task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
   EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
+      submit_and_wait(task),
       expected_message(task, "overflowed_size") +
           ": access 0: region size overflows: its size, a product of the item's counts and its element size");
 }
@@ -133,14 +108,8 @@ TEST_F(Misuse, StrideThatOverflowedIsNamedAsSuch) {
   static char buffer[64];
   Task task("overflowed_stride");
   task.access(css_region{buffer, 8, 2, css_mul((std::size_t{1} << 61) + 1, sizeof(double))}, CSS_IN);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "overflowed_stride") +
-          ": access 0: region size overflows: the stride between its rows");
+  EXPECT_DEATH(submit_and_wait(task), expected_message(task, "overflowed_stride") +
+                                          ": access 0: region size overflows: the stride between its rows");
 }
 
 // Rows as long as their stride are one run of rows * row_bytes bytes: that
@@ -149,13 +118,8 @@ TEST_F(Misuse, RowsTimesTheirBytesThatOverflowIsNamed) {
   static char buffer[64];
   Task task("overflowed_rows");
   task.access(css_region{buffer, 32, (std::size_t{1} << 59) + 1, 32}, CSS_INOUT);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "overflowed_rows") + ": access 0: region size overflows: its size");
+  EXPECT_DEATH(submit_and_wait(task),
+               expected_message(task, "overflowed_rows") + ": access 0: region size overflows: its size");
 }
 
 // A negative count that goes through css_mul is still named as negative.
@@ -164,13 +128,8 @@ TEST_F(Misuse, NegativeCountThroughTheCheckedProductIsNamedAsSuch) {
   Task task("negative_product");
   const std::size_t bytes = css_mul(static_cast<std::size_t>(-3), sizeof(int));
   task.access(css_region{buffer, bytes, 1, bytes}, CSS_INOUT);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      expected_message(task, "negative_product") + ".*negative at this call: -12 bytes a row");
+  EXPECT_DEATH(submit_and_wait(task),
+               expected_message(task, "negative_product") + ".*negative at this call: -12 bytes a row");
 }
 
 TEST_F(Misuse, SubmitAfterFinish) {
@@ -206,13 +165,7 @@ TEST_F(Misuse, IncompatibleAbiVersion) {
   static int value;
   Task task("from_a_future_translator");
   task.inout(value).abi_version(GPUSS_ABI_VERSION + 100);
-  EXPECT_DEATH(
-      {
-        Runtime runtime(host_config(1));
-        task.submit(runtime);
-        runtime.barrier();
-      },
-      "gpuss: error: .*from_a_future_translator");
+  EXPECT_DEATH(submit_and_wait(task), "gpuss: error: .*from_a_future_translator");
 }
 
 } // namespace
