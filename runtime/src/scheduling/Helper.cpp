@@ -541,7 +541,9 @@ void Helper::feed_starving_devices() {
 
 void Helper::load_ahead() {
   const int spaces = static_cast<int>(devices_.size());
-  while (!load_order_.empty()) {
+  for (;;) {
+    drop_loads_of_placed_readers();
+    if (load_order_.empty()) return;
     // The next device, in turn, with room on its fetch engine: dealing the
     // objects out spreads each block column over the devices, and locality
     // then runs each block's updates where it was loaded.
@@ -553,10 +555,6 @@ void Helper::load_ahead() {
     if (space == 0) return;
     LoadAhead load = std::move(load_order_.front());
     load_order_.pop_front();
-    // Until its reader is dispatched, the value in host memory is the one
-    // the reader will read: the reader may write it itself once placed (on
-    // a host worker, in place), and later writers wait for the reader.
-    if (load.reader->space != -1) continue;
     std::size_t keep_free = directory_.cache_capacity(space) / 4;
     const Directory::LoadOutcome outcome = directory_.load_ahead(load.object, space, keep_free);
     send_copy_orders(); // ahead of any task that will find the value there
@@ -589,9 +587,16 @@ bool Helper::yields_link_to_loads(const Task &task, int space) {
   if (!config_.ranked_fetches || !link_serves_ranks_ || staged_copying_in_[space] == 0 ||
       full_for_loads_[space])
     return false;
+  drop_loads_of_placed_readers();
+  return !load_order_.empty() && ranks_higher(*load_order_.front().reader, task);
+}
+
+void Helper::drop_loads_of_placed_readers() {
+  // Until its reader is dispatched, the value in host memory is the one the
+  // reader will read: the reader may write it itself once placed (on a host
+  // worker, in place), and later writers wait for the reader.
   while (!load_order_.empty() && load_order_.front().reader->space != -1)
     load_order_.pop_front();
-  return !load_order_.empty() && ranks_higher(*load_order_.front().reader, task);
 }
 
 void Helper::send_copy_orders() {

@@ -113,8 +113,11 @@ private:
   void load_ahead();
   // CSS_RANKED_FETCHES: whether `task`, which must copy inputs into device
   // `space`, leaves that device's link to a load ahead for a higher-ranked
-  // task. Drops loads whose reader has been placed meanwhile.
+  // task.
   bool yields_link_to_loads(const Task &task, int space);
+  // The loads at the head of the order whose reader has been placed: no
+  // longer loaded ahead (load_ahead, yields_link_to_loads).
+  void drop_loads_of_placed_readers();
   bool starving(int space) const;
   // Places `task`, in `only_space` when given (>= 0) and eligible.
   Placement place(const TaskRef &task, int only_space = -1);
