@@ -142,6 +142,35 @@ TEST(Trace, TimesKeepTheirMicrosecondsLateInARun) {
   EXPECT_NE(text.find(R"("ts":123456789.100,"dur":36.200)"), std::string::npos) << text;
 }
 
+// The master's track: when it submitted (from the first task since the last
+// barrier to the barrier) and how long the barrier's ranking took, beside
+// what the devices did meanwhile (a first run's start waits for the ranks).
+TEST(Trace, TheMasterTrackShowsSubmissionAndRanking) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("gpuss_trace_master_" + std::to_string(::getpid()) + ".json");
+  static int value;
+  {
+    Config config = sim_config(0, 1);
+    config.trace_file = path.string();
+    Runtime runtime(config);
+    Task("step").inout(value).submit(runtime);
+    Task("step").inout(value).submit(runtime);
+    runtime.barrier();
+    runtime.finish();
+  }
+  const std::string text = read_file(path);
+  std::filesystem::remove(path);
+  EXPECT_NE(text.find(R"("name":"master")"), std::string::npos) << text;
+  auto count = [&](const std::string &what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(R"("name":"submit")"), 1u) << "one span for both tasks; none at finish, which submits nothing";
+  EXPECT_EQ(count(R"("name":"rank")"), 2u) << "the barrier's, and finish's\n" << text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Dag, Dag, ::testing::Values(host_config(1), host_config(2), sim_config(1, 1)),
                          [](const auto &info) { return config_name(info.param); });
 

@@ -215,7 +215,7 @@ RuntimeImpl::RuntimeImpl(const Config &c)
   }
   master_ =
       std::make_unique<Master>(MasterParts{config, page_locks_.get(), pin_service_.get(), devices_, *stats_,
-                                           graph_, queues_, tracker_, live_tasks_, device_cache_bytes});
+                                           graph_, queues_, tracker_, live_tasks_, device_cache_bytes, &context});
   // One runtime at a time is told of releases (tests may build several).
   watching_releases_ = release_hooks::active() && release_hooks::attach(*master_);
   master_->set_releases_watched(watching_releases_);

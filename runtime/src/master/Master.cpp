@@ -18,7 +18,11 @@ Master::Master(MasterParts parts)
       devices_(parts.devices), stats_(&parts.stats), graph_(parts.graph), queues_(parts.queues),
       tracker_(parts.tracker), live_tasks_(parts.live_tasks),
       ranking_(parts.config.critical_path && !parts.devices.empty()),
-      device_cache_bytes_(parts.device_cache_bytes) {}
+      device_cache_bytes_(parts.device_cache_bytes), context_(parts.context ? *parts.context : WorkerContext{}) {}
+
+void Master::trace_span(const char *name, double start) const {
+  context_.trace->record("master", name, start, context_.now());
+}
 
 void Master::set_releases_watched(bool watched) {
   // Page locks stay from one barrier to the next when libgpuss sees the
@@ -83,6 +87,7 @@ void Master::submit_external(const css_task_desc &desc, ExternalExecutor &execut
 }
 
 void Master::submit_task(const TaskRef &task) {
+  if (submitting_since_ < 0 && tracing()) submitting_since_ = context_.now();
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());
   std::vector<TaskRef> created;
@@ -153,7 +158,11 @@ void Master::barrier() {
   // Without accelerators every value is already in host memory: nothing to flush.
   tracker_.bring_home(nullptr, created, nullptr, devices_.empty() ? nullptr : &objects);
   submit_internal(created);
+  if (submitting_since_ >= 0) trace_span("submit", submitting_since_);
+  submitting_since_ = -1;
+  const double ranking_since = tracing() ? context_.now() : 0;
   rank_unfinished_tasks();
+  if (tracing()) trace_span("rank", ranking_since);
   // Sent now rather than after the last task: the values that are final
   // early (in blocked codes, most of them) go home while the rest computes,
   // so the barrier does not end with every result copied at once.

@@ -48,6 +48,9 @@ struct MasterParts {
   // The devices' caches together (CSS_GPU_MEMORY each): a barrier's graph
   // whose data exceeds it is ranked by working sets (OutOfCoreOrder.hpp).
   std::size_t device_cache_bytes = 0;
+  // The trace and the runtime's clock (copied): the master's own track
+  // shows when it submitted and ranked, against what the devices did.
+  const WorkerContext *context = nullptr;
 };
 
 class Master final : public release_hooks::Listener {
@@ -90,6 +93,9 @@ private:
   static void wait_for(const std::shared_ptr<FlushRequest> &request);
   void wait_for_all();
   void rank_unfinished_tasks();
+  // CSS_TRACE: a span on the master's track, from `start` to now.
+  void trace_span(const char *name, double start) const;
+  bool tracing() const { return context_.trace && context_.trace->enabled(); }
   void settle_before_release(const Region &region);
   // A free that drops task results nobody read or waited for: warned,
   // once per call site of the writing task.
@@ -113,6 +119,8 @@ private:
   const bool ranking_;             // CSS_CRITICAL_PATH with accelerators
   CriticalPath critical_path_;     // ranking only
   const std::size_t device_cache_bytes_;
+  WorkerContext context_;          // a copy: its trace is null in tests that build a master alone
+  double submitting_since_ = -1;   // the first submission since the last barrier, traced only
   bool unlock_at_barrier_ = false; // page locks are undone at every barrier and wait on
   bool finished_ = false;
 };
