@@ -497,6 +497,32 @@ extern "C" void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0,
 extern "C" void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv) {
   apply_swaps(U, row0, B, brow0, lda, ipiv, brow0, brow0 + NB, stream_plan(), css_cuda_stream());
 }
+namespace {
+template <typename Real>
+void swap_group(int lda, Real *U, Real *const *below, int row0, int brow0, int count, int within,
+                const int *ipiv) {
+  // In order on the task's stream, which also orders the uses of its plan buffer.
+  int *plan = stream_plan();
+  cudaStream_t stream = css_cuda_stream();
+  if (within) apply_swaps(U, row0, U, row0, lda, ipiv, row0, row0 + NB, plan, stream);
+  for (int t = 0; t < count; t++) {
+    const int lo = brow0 + t * NB;
+    apply_swaps(U, row0, below[t], lo, lda, ipiv, lo, lo + NB, plan, stream);
+  }
+}
+} // namespace
+extern "C" void lu_sswap_group(int lda, float *U, float *B0, float *B1, float *B2, float *B3, float *B4,
+                               float *B5, float *B6, float *B7, int row0, int brow0, int count, int within,
+                               const int *ipiv) {
+  float *const below[LU_SWAP_GROUP] = {B0, B1, B2, B3, B4, B5, B6, B7};
+  swap_group(lda, U, below, row0, brow0, count, within, ipiv);
+}
+extern "C" void lu_dswap_group(int lda, double *U, double *B0, double *B1, double *B2, double *B3, double *B4,
+                               double *B5, double *B6, double *B7, int row0, int brow0, int count, int within,
+                               const int *ipiv) {
+  double *const below[LU_SWAP_GROUP] = {B0, B1, B2, B3, B4, B5, B6, B7};
+  swap_group(lda, U, below, row0, brow0, count, within, ipiv);
+}
 extern "C" void lu_slaswp_column(int m, int lda, float *C, int row0, const int *ipiv) {
   apply_swaps(C, row0, C, row0, lda, ipiv, row0, row0 + m, stream_plan(), css_cuda_stream());
 }

@@ -59,12 +59,14 @@ static lapack_int *relative_pivots(const int *ipiv, int row0, int rows) {
   return local;
 }
 
-void lu_slaswp_tile(int lda, float *U, int row0, const int *ipiv) {
+/* The bodies of laswp_tile and swap_tiles, which swap_group calls too.
+ * Plain functions: a call of the task functions here would be a task. */
+static void slaswp_within(int lda, float *U, int row0, const int *ipiv) {
   lapack_int *local = relative_pivots(ipiv, row0, NB);
   LAPACKE_slaswp_work(LAPACK_COL_MAJOR, NB, U, lda, 1, NB, local, 1);
   free(local);
 }
-void lu_dlaswp_tile(int lda, double *U, int row0, const int *ipiv) {
+static void dlaswp_within(int lda, double *U, int row0, const int *ipiv) {
   lapack_int *local = relative_pivots(ipiv, row0, NB);
   LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, NB, U, lda, 1, NB, local, 1);
   free(local);
@@ -72,19 +74,49 @@ void lu_dlaswp_tile(int lda, double *U, int row0, const int *ipiv) {
 
 /* Row r of U (global row0 + r) with row p of B (global brow0 + p), in the
  * order of r, for the pivots that fall in B. */
-void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0, const int *ipiv) {
-  (void)row0;
+static void sswap_below(int lda, float *U, float *B, int brow0, const int *ipiv) {
   for (int r = 0; r < NB; r++) {
     int p = ipiv[r] - 1 - brow0;
     if (p >= 0 && p < NB) cblas_sswap(NB, U + r, lda, B + p, lda);
   }
 }
-void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv) {
-  (void)row0;
+static void dswap_below(int lda, double *U, double *B, int brow0, const int *ipiv) {
   for (int r = 0; r < NB; r++) {
     int p = ipiv[r] - 1 - brow0;
     if (p >= 0 && p < NB) cblas_dswap(NB, U + r, lda, B + p, lda);
   }
+}
+
+void lu_slaswp_tile(int lda, float *U, int row0, const int *ipiv) {
+  slaswp_within(lda, U, row0, ipiv);
+}
+void lu_dlaswp_tile(int lda, double *U, int row0, const int *ipiv) {
+  dlaswp_within(lda, U, row0, ipiv);
+}
+
+void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0, const int *ipiv) {
+  (void)row0;
+  sswap_below(lda, U, B, brow0, ipiv);
+}
+void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv) {
+  (void)row0;
+  dswap_below(lda, U, B, brow0, ipiv);
+}
+
+void lu_sswap_group(int lda, float *U, float *B0, float *B1, float *B2, float *B3, float *B4, float *B5,
+                    float *B6, float *B7, int row0, int brow0, int count, int within, const int *ipiv) {
+  float *below[LU_SWAP_GROUP] = {B0, B1, B2, B3, B4, B5, B6, B7};
+  if (within) slaswp_within(lda, U, row0, ipiv);
+  for (int t = 0; t < count; t++)
+    sswap_below(lda, U, below[t], brow0 + t * NB, ipiv);
+}
+void lu_dswap_group(int lda, double *U, double *B0, double *B1, double *B2, double *B3, double *B4,
+                    double *B5, double *B6, double *B7, int row0, int brow0, int count, int within,
+                    const int *ipiv) {
+  double *below[LU_SWAP_GROUP] = {B0, B1, B2, B3, B4, B5, B6, B7};
+  if (within) dlaswp_within(lda, U, row0, ipiv);
+  for (int t = 0; t < count; t++)
+    dswap_below(lda, U, below[t], brow0 + t * NB, ipiv);
 }
 
 /* One step's interchanges on rows row0 .. row0+m-1 of a block column (C

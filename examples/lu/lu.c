@@ -3,7 +3,7 @@
  * matrix (LAPACK's dgetrf: blocked, left- or right-looking), the driver that times
  * it, and a check.
  *
- *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]
+ *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]
  *      [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
@@ -14,10 +14,11 @@
  *      pivot row in each of its columns (one task over the panel's strided
  *      region; its pivots are a task output);
  *   2. applies the panel's row interchanges to the block columns on its
- *      right (tile tasks, or one task per block column with --swaps
- *      columns); those on its left (the computed L) wait until the end, one
- *      task per block column (--left-swaps steps: at each step, as on the
- *      right);
+ *      right (tile tasks, each on up to 8 tiles below the panel's row and
+ *      the tile they trade rows with; one per lower tile with --swaps
+ *      tiles; one task per block column with --swaps columns); those on
+ *      its left (the computed L) wait until the end, one task per block
+ *      column (--left-swaps steps: at each step, as on the right);
  *   3. solves for the block row of U right of the panel, U(k, j) :=
  *      L(k, k)^-1 A(k, j) (a tile task per j; with --inverse-trsm, one task
  *      inverts L(k, k) into a buffer of the step's and each tile task
@@ -37,7 +38,7 @@
  * step by step, as LAPACK's dgetrf. Built by a plain C compiler the pragmas
  * are ignored and this is LAPACK's algorithm. The last line of output is
  *
- *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=tiles|columns left=end|steps
+ *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=groups|tiles|columns left=end|steps
  *      memory=first-run|prelocked trsm=solve|inverse order=left|right seconds=.. gflops=..
  *      check=PASS|FAIL|skipped
  *
@@ -102,40 +103,80 @@ static void dpanel(int m, int lda, double *P, int row0, int *ipiv, bool gpu) {
  * As tile tasks: the panel's pivot rows lie anywhere from r0 down, so one
  * interchange can involve tile (k, j) and any tile below it. The interchanges
  * with both rows in tile (k, j) go first (laswp_tile); then, for each tile
- * (i, j) below, those between it and tile (k, j) (swap_tiles, one task per i,
- * most of which find nothing to do at large n). Interchanges of different
- * lower tiles share no row, so they commute, and none of them shares a row
- * with an earlier one within tile (k, j) that it would have to follow: the
- * result is LAPACK's (docs/lu.md). Each task names the tiles the trsm and
- * gemm tasks name, so on a GPU the swaps work on the same copies.
+ * (i, j) below, those between it and tile (k, j) (swap_tiles, one task per i
+ * with --swaps tiles; by default swap_group, one task for up to
+ * LU_SWAP_GROUP tiles below, the first of which also does laswp_tile's
+ * part: every task writes tile (k, j), so a step's swaps of a block column
+ * are a chain, and a short one waits less behind other tasks on a busy
+ * GPU). Interchanges of different lower tiles share no row, so they
+ * commute, and none of them shares a row with an earlier one within tile
+ * (k, j) that it would have to follow: the result is LAPACK's (docs/lu.md).
+ * Each task names the tiles the trsm and gemm tasks name, so on a GPU the
+ * swaps work on the same copies.
  *
  * With --swaps columns, one task over the block column's rows r0 .. n-1, as
  * LAPACK's dlaswp does: fewer tasks, but its region overlaps the tiles of the
  * other tasks in bytes without being any of them (docs/lu.md, what that costs
  * on devices).
  */
-static void sswap_block_column(int n, float *A, int lda, int *ipiv, int k, int j, bool column_swaps) {
+typedef enum {
+  SWAPS_GROUPS,  /* --swaps groups (the default): up to LU_SWAP_GROUP lower tiles per task */
+  SWAPS_TILES,   /* --swaps tiles: one task per lower tile */
+  SWAPS_COLUMNS, /* --swaps columns: one task per block column and step */
+} lu_swaps;
+
+/* Place t of the group of lower tiles that starts at tile row i, in a
+ * block column whose tile (k, j) starts at `top`: tile row i + t, or for the
+ * places past the last tile row (nt - 1) that tile row again, named twice. */
+static size_t group_offset(int k, int i, int t, int nt) {
+  const int row = i + t < nt ? i + t : nt - 1;
+  return (size_t)(row - k) * NB;
+}
+
+static void sswap_block_column(int n, float *A, int lda, int *ipiv, int k, int j, lu_swaps swaps) {
   const int nt = n / NB, r0 = k * NB;
   float *top = A + (size_t)j * NB * lda + r0; /* tile (k, j) */
-  if (column_swaps) {
+  if (swaps == SWAPS_COLUMNS) {
     lu_slaswp_column(n - r0, lda, top, r0, ipiv + r0);
     return;
   }
-  lu_slaswp_tile(lda, top, r0, ipiv + r0);
-  for (int i = k + 1; i < nt; i++)
-    lu_sswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+  if (swaps == SWAPS_TILES || k + 1 == nt) {
+    lu_slaswp_tile(lda, top, r0, ipiv + r0);
+    for (int i = k + 1; i < nt; i++)
+      lu_sswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+    return;
+  }
+  for (int i = k + 1; i < nt; i += LU_SWAP_GROUP) {
+    const int count = nt - i < LU_SWAP_GROUP ? nt - i : LU_SWAP_GROUP;
+    lu_sswap_group(lda, top, top + group_offset(k, i, 0, nt), top + group_offset(k, i, 1, nt),
+                   top + group_offset(k, i, 2, nt), top + group_offset(k, i, 3, nt),
+                   top + group_offset(k, i, 4, nt), top + group_offset(k, i, 5, nt),
+                   top + group_offset(k, i, 6, nt), top + group_offset(k, i, 7, nt), r0, i * NB, count,
+                   i == k + 1, ipiv + r0);
+  }
 }
 
-static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int j, bool column_swaps) {
+static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int j, lu_swaps swaps) {
   const int nt = n / NB, r0 = k * NB;
   double *top = A + (size_t)j * NB * lda + r0; /* tile (k, j) */
-  if (column_swaps) {
+  if (swaps == SWAPS_COLUMNS) {
     lu_dlaswp_column(n - r0, lda, top, r0, ipiv + r0);
     return;
   }
-  lu_dlaswp_tile(lda, top, r0, ipiv + r0);
-  for (int i = k + 1; i < nt; i++)
-    lu_dswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+  if (swaps == SWAPS_TILES || k + 1 == nt) {
+    lu_dlaswp_tile(lda, top, r0, ipiv + r0);
+    for (int i = k + 1; i < nt; i++)
+      lu_dswap_tiles(lda, top, top + (size_t)(i - k) * NB, r0, i * NB, ipiv + r0);
+    return;
+  }
+  for (int i = k + 1; i < nt; i += LU_SWAP_GROUP) {
+    const int count = nt - i < LU_SWAP_GROUP ? nt - i : LU_SWAP_GROUP;
+    lu_dswap_group(lda, top, top + group_offset(k, i, 0, nt), top + group_offset(k, i, 1, nt),
+                   top + group_offset(k, i, 2, nt), top + group_offset(k, i, 3, nt),
+                   top + group_offset(k, i, 4, nt), top + group_offset(k, i, 5, nt),
+                   top + group_offset(k, i, 6, nt), top + group_offset(k, i, 7, nt), r0, i * NB, count,
+                   i == k + 1, ipiv + r0);
+  }
 }
 
 /* A's tile (i, j): NB x NB from row i NB, column j NB. */
@@ -153,9 +194,9 @@ static void dswap_block_column(int n, double *A, int lda, int *ipiv, int k, int 
 /* Step k's update of block column j > k: its interchanges, the solve for
  * U(k, j), and the trailing updates of its tiles below row k. Linv: NULL, or
  * step k's inverse of L(k, k) (STEP_INVERSE). */
-static void supdate_column(int n, float *A, int lda, int *ipiv, int k, int j, bool column_swaps, float *Linv) {
+static void supdate_column(int n, float *A, int lda, int *ipiv, int k, int j, lu_swaps swaps, float *Linv) {
   const int nt = n / NB;
-  sswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2 */
+  sswap_block_column(n, A, lda, ipiv, k, j, swaps); /* 2 */
   if (Linv != NULL)
     lu_strsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
   else
@@ -164,9 +205,9 @@ static void supdate_column(int n, float *A, int lda, int *ipiv, int k, int j, bo
     lu_sgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
 }
 
-static void dupdate_column(int n, double *A, int lda, int *ipiv, int k, int j, bool column_swaps, double *Linv) {
+static void dupdate_column(int n, double *A, int lda, int *ipiv, int k, int j, lu_swaps swaps, double *Linv) {
   const int nt = n / NB;
-  dswap_block_column(n, A, lda, ipiv, k, j, column_swaps); /* 2 */
+  dswap_block_column(n, A, lda, ipiv, k, j, swaps); /* 2 */
   if (Linv != NULL)
     lu_dtrsm_inv(lda, Linv, TILE(A, k, j)); /* 3 */
   else
@@ -191,7 +232,7 @@ static void dupdate_column(int n, double *A, int lda, int *ipiv, int k, int j, b
  * updates every block column right of it. The runtime ranks this graph by
  * its critical path. */
 typedef struct {
-  bool column_swaps; /* --swaps columns */
+  lu_swaps swaps;    /* --swaps */
   bool gpu_panel;    /* --gpu-panel */
   bool left_at_end;  /* --left-swaps end */
   bool left_looking; /* --order left */
@@ -210,7 +251,7 @@ static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float 
   if (options.left_looking) {
     for (int j = 0; j < nt; j++) {
       for (int k = 0; k < j; k++)
-        supdate_column(n, A, lda, ipiv, k, j, options.column_swaps, STEP_INVERSE(inverse, k));
+        supdate_column(n, A, lda, ipiv, k, j, options.swaps, STEP_INVERSE(inverse, k));
       spanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
       float *Linv = STEP_INVERSE(inverse, j);
       if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
@@ -221,10 +262,10 @@ static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float 
       float *Linv = STEP_INVERSE(inverse, k);
       if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
       for (int j = k + 1; j < nt; j++)
-        supdate_column(n, A, lda, ipiv, k, j, options.column_swaps, Linv);
+        supdate_column(n, A, lda, ipiv, k, j, options.swaps, Linv);
       if (!options.left_at_end)
         for (int j = 0; j < k; j++) /* 2, left of the panel */
-          sswap_block_column(n, A, lda, ipiv, k, j, options.column_swaps);
+          sswap_block_column(n, A, lda, ipiv, k, j, options.swaps);
     }
   }
   if (options.left_at_end)
@@ -237,7 +278,7 @@ static void lu_d(int n, double *A, int lda, int *ipiv, lu_options options, doubl
   if (options.left_looking) {
     for (int j = 0; j < nt; j++) {
       for (int k = 0; k < j; k++)
-        dupdate_column(n, A, lda, ipiv, k, j, options.column_swaps, STEP_INVERSE(inverse, k));
+        dupdate_column(n, A, lda, ipiv, k, j, options.swaps, STEP_INVERSE(inverse, k));
       dpanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
       double *Linv = STEP_INVERSE(inverse, j);
       if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
@@ -248,10 +289,10 @@ static void lu_d(int n, double *A, int lda, int *ipiv, lu_options options, doubl
       double *Linv = STEP_INVERSE(inverse, k);
       if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
       for (int j = k + 1; j < nt; j++)
-        dupdate_column(n, A, lda, ipiv, k, j, options.column_swaps, Linv);
+        dupdate_column(n, A, lda, ipiv, k, j, options.swaps, Linv);
       if (!options.left_at_end)
         for (int j = 0; j < k; j++) /* 2, left of the panel */
-          dswap_block_column(n, A, lda, ipiv, k, j, options.column_swaps);
+          dswap_block_column(n, A, lda, ipiv, k, j, options.swaps);
     }
   }
   if (options.left_at_end)
@@ -511,14 +552,15 @@ done:
 static void usage(const char *message) {
   fprintf(stderr,
           "lu: %s\n"
-          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps tiles|columns]\n"
+          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]\n"
           "          [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
           "  -n N            matrix order (default 4096); a multiple of NB\n"
           "  -t NB           tile size (default 256)\n"
           "  --lda LDA       leading dimension, at least N (default N)\n"
           "  -p s|d          precision (default d)\n"
           "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
-          "  --swaps tiles   row interchanges as tile tasks (the default)\n"
+          "  --swaps groups  row interchanges as tasks on up to 8 tiles below a panel's row (default)\n"
+          "  --swaps tiles   ... one task per tile below the panel's row\n"
           "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
           "  --left-swaps end    the interchanges left of each panel at the end, a task per block column "
           "(default)\n"
@@ -579,7 +621,8 @@ static void run(lu_options options) {
 
 int main(int argc, char **argv) {
   long n = 4096, nb = 256, lda = 0;
-  bool check = false, column_swaps = false, gpu_panel = false, prelocked = false, left_at_end = true,
+  lu_swaps swaps = SWAPS_GROUPS;
+  bool check = false, gpu_panel = false, prelocked = false, left_at_end = true,
        inverse_trsm = false;
   const char *order = NULL; /* --order; left unless --left-swaps steps */
   for (int a = 1; a < argc; a++) {
@@ -597,8 +640,14 @@ int main(int argc, char **argv) {
       check = true;
     else if (strcmp(argv[a], "--swaps") == 0) {
       const char *s = a + 1 < argc ? argv[++a] : "";
-      if (strcmp(s, "tiles") != 0 && strcmp(s, "columns") != 0) usage("--swaps takes tiles or columns");
-      column_swaps = s[0] == 'c';
+      if (strcmp(s, "groups") == 0)
+        swaps = SWAPS_GROUPS;
+      else if (strcmp(s, "tiles") == 0)
+        swaps = SWAPS_TILES;
+      else if (strcmp(s, "columns") == 0)
+        swaps = SWAPS_COLUMNS;
+      else
+        usage("--swaps takes groups, tiles or columns");
     } else if (strcmp(argv[a], "--left-swaps") == 0) {
       const char *s = a + 1 < argc ? argv[++a] : "";
       if (strcmp(s, "end") != 0 && strcmp(s, "steps") != 0) usage("--left-swaps takes end or steps");
@@ -624,7 +673,7 @@ int main(int argc, char **argv) {
   /* Left-looking, block column j would take step k's updates (k < j) after
    * later panels had swapped rows of L(., k), which those updates read. */
   if (!left_at_end && strcmp(order, "left") == 0) usage("--left-swaps steps needs --order right");
-  const lu_options options = {.column_swaps = column_swaps,
+  const lu_options options = {.swaps = swaps,
                               .gpu_panel = gpu_panel,
                               .left_at_end = left_at_end,
                               .left_looking = strcmp(order, "left") == 0};
@@ -769,7 +818,7 @@ int main(int argc, char **argv) {
   printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s trsm=%s "
          "order=%s seconds=%.6f gflops=%.2f check=%s\n",
          n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
-         column_swaps ? "columns" : "tiles", left_at_end ? "end" : "steps",
+         swaps == SWAPS_GROUPS ? "groups" : swaps == SWAPS_TILES ? "tiles" : "columns", left_at_end ? "end" : "steps",
          prelocked ? "prelocked" : "first-run", inverse_trsm ? "inverse" : "solve", order, seconds, gflops,
          verdict);
 

@@ -87,6 +87,34 @@ void lu_sswap_tiles(int lda, float *U, float *B, int row0, int brow0, const int 
 #pragma css task input(lda, row0, brow0, ipiv[0;NB]) inout([NB][lda]U[0;NB][0;NB], [NB][lda]B[0;NB][0;NB])
 void lu_dswap_tiles(int lda, double *U, double *B, int row0, int brow0, const int *ipiv);
 
+/* Between tile U and the `count` tiles B0, B1, ... below it (rows brow0,
+ * brow0 + NB, ...; count <= LU_SWAP_GROUP, and the parameters after the
+ * count-th repeat the last of them, which names it once more): what
+ * swap_tiles does for each, after, if `within`, what laswp_tile does on U
+ * (--swaps groups, the default). A block column's swaps of one step are a
+ * chain through tile (k, j); in groups the chain has 3 links instead of 24
+ * at NT = 24, and on a busy GPU each link waits behind the tasks staged
+ * before it (docs/lu.md, "The interchanges as tile tasks"). */
+#define LU_SWAP_GROUP 8
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, row0, brow0, count, within, ipiv[0;NB]) \
+    inout([NB][lda]U[0;NB][0;NB], [NB][lda]B0[0;NB][0;NB], [NB][lda]B1[0;NB][0;NB], [NB][lda]B2[0;NB][0;NB], \
+          [NB][lda]B3[0;NB][0;NB], [NB][lda]B4[0;NB][0;NB], [NB][lda]B5[0;NB][0;NB], \
+          [NB][lda]B6[0;NB][0;NB], [NB][lda]B7[0;NB][0;NB])
+void lu_sswap_group(int lda, float *U, float *B0, float *B1, float *B2, float *B3, float *B4, float *B5, float *B6, float *B7,
+                    int row0, int brow0, int count, int within, const int *ipiv);
+#ifdef GPUSS_LU_CUDA
+#pragma css target device(cuda)
+#endif
+#pragma css task input(lda, row0, brow0, count, within, ipiv[0;NB]) \
+    inout([NB][lda]U[0;NB][0;NB], [NB][lda]B0[0;NB][0;NB], [NB][lda]B1[0;NB][0;NB], [NB][lda]B2[0;NB][0;NB], \
+          [NB][lda]B3[0;NB][0;NB], [NB][lda]B4[0;NB][0;NB], [NB][lda]B5[0;NB][0;NB], \
+          [NB][lda]B6[0;NB][0;NB], [NB][lda]B7[0;NB][0;NB])
+void lu_dswap_group(int lda, double *U, double *B0, double *B1, double *B2, double *B3, double *B4, double *B5, double *B6, double *B7,
+                    int row0, int brow0, int count, int within, const int *ipiv);
+
 /* All of them, on rows row0 .. row0+m-1 of a block column (C points to row0). */
 #ifdef GPUSS_LU_CUDA
 #pragma css target device(cuda)
