@@ -87,6 +87,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_LOAD_AHEAD", "no"},
                          {"CSS_RANKED_FETCHES", "off"},
                          {"CSS_RANK_BY_TIME", "1"},
+                         {"CSS_GPU_LANE_DEPTH", "0"},
                          {"CSS_PIN_HOST", "barrier"},
                          {"CSS_CHECK_REGIONS", "yes"},
                          {"CSS_DAG", "graph.dot"}});
@@ -106,6 +107,7 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_FALSE(config.load_ahead);
   EXPECT_FALSE(config.ranked_fetches);
   EXPECT_TRUE(config.rank_by_time);
+  EXPECT_EQ(config.gpu_lane_depth, 0u);
   EXPECT_EQ(config.pin_host, HostPinning::UntilBarrier);
   EXPECT_TRUE(config.check_regions);
   EXPECT_EQ(config.dag_file, "graph.dot");
@@ -173,7 +175,8 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
   for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
                            "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG",
-                           "CSS_CHECK_REGIONS", "CSS_GPU_PRIORITY_LANE", "CSS_RANK_BY_TIME", "CSS_RANKED_FETCHES"})
+                           "CSS_CHECK_REGIONS", "CSS_GPU_PRIORITY_LANE", "CSS_RANK_BY_TIME", "CSS_RANKED_FETCHES",
+                           "CSS_GPU_LANE_DEPTH"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -185,6 +188,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_FALSE(config.gpu_priority_lane) << "opt-in until measured on GPUs";
   EXPECT_TRUE(config.load_ahead);
   EXPECT_TRUE(config.ranked_fetches);
+  EXPECT_EQ(config.gpu_lane_depth, 2u);
   EXPECT_FALSE(config.rank_by_time) << "weighed ranks cost Cholesky 4% on one H200 (performance.md)";
   EXPECT_EQ(config.pin_host, HostPinning::UntilFreed);
   EXPECT_FALSE(config.check_regions);
@@ -303,6 +307,7 @@ TEST(UnknownVariables, NoneOfTheDocumentedOnes) {
       "CSS_GPU_PARTITIONS",
       "CSS_GPU_PRIORITY_LANE",
       "CSS_GPU_STREAMS",
+      "CSS_GPU_LANE_DEPTH",
       "CSS_LOAD_AHEAD",
       "CSS_RANKED_FETCHES",
       "CSS_MAX_TASKS",

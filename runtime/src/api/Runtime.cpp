@@ -165,6 +165,7 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
   options.copy_unlocked_pageable = config.unlocked_copies == UnlockedCopies::Pageable;
   options.compute_streams = config.gpu_streams;
   options.priority_lane = config.gpu_priority_lane;
+  options.lane_depth = config.gpu_lane_depth;
   return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads, options,
                            node_ranks_from_environment());
 }

@@ -175,7 +175,8 @@ public:
         memory_(gpu.usable_bytes / partitions), page_locks_(page_locks),
         copy_threads_(page_locks ? copy_threads : nullptr),
         copy_unlocked_pageable_(options.copy_unlocked_pageable),
-        lane_count_(std::max(1u, options.compute_streams)), priority_lane_(options.priority_lane) {}
+        lane_count_(std::max(1u, options.compute_streams)), priority_lane_(options.priority_lane),
+        lane_depth_(options.lane_depth) {}
   ~CudaDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }
@@ -234,6 +235,9 @@ private:
     bool stages_out = false;
     double staged_out_from = -1; // host clock at its first part's DMA, for the trace
     double streamed_in_from = -1; // host clock at its first streamed copy in's DMA (Pending), for the trace
+    // The lane its task was launched on while it counts against the lane's
+    // depth (launched_per_lane_), until its task ends; none otherwise.
+    std::optional<std::size_t> held_lane;
   };
   // A part (at most one buffer) of a piece of a staged copy, either way:
   // the piece's first byte in user memory and on this device, its region,
@@ -642,9 +646,10 @@ private:
 
   void issue(Pending &pending) {
     issuing_ = &pending;
-    DeviceCommand command = std::move(pending.command);
     auto flight = std::make_unique<InFlight>();
+    flight->command = std::move(pending.command);
     flight->streamed_in_from = pending.streamed_from;
+    DeviceCommand &command = flight->command;
     if (!command.task) {
       // Transfer-only: loads ahead of this device's tasks, or write-backs of
       // its replicas to the host.
@@ -668,48 +673,107 @@ private:
       // commands' fetches and loads, which this task may read.
       flight->copies_end.record(in_->get());
       flight->peer_end.record(peer_->get());
-      ComputeLane &lane = pick_lane(*command.task);
-      cudaStream_t compute = lane.stream->get();
-      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
-      CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
-      flight->task_start.record(compute);
-      current_stream = compute;
-      current_cublas = lane.cublas->get();
-      // The device index, not the ordinal: with partitions several devices
-      // share an ordinal, and a body keying resources by device_index must
-      // not share them between workers (gpuss.h).
-      if (command.task->kind == TaskKind::CopyBack)
-        copy_back(*command.task, command.addresses, compute);
-      else {
-        const Task &task = *command.task;
-        faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
-        faults::Scope in_body(body);
-        RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
-        run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute,
-                      lane.cublas->get());
-      }
-      // A failed launch inside the body would otherwise surface later, at
-      // some unrelated call: report it against the task that made it.
-      if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
-        fatal_for_task(command.task->label, command.task->file, command.task->line,
-                       "failed on " + name_ + ": " + cudaGetErrorName(status) + " (" +
-                           cudaGetErrorString(status) + ")");
-      flight->task_end.record(compute);
-      if (command.after.empty()) {
-        flight->done.record(compute);
-      } else {
-        CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
-        flight->after_start.record(out_->get());
-        for (const Transfer &transfer : command.after)
-          copy(transfer, out_->get(), flight->leases, command.task.get(), flight.get());
-        flight->done.record(out_->get());
-      }
     }
-    flight->command = std::move(command);
-    in_flight_.push_back(std::move(flight));
     issuing_ = nullptr;
     if (pending.next_fill != pending.fills.size())
       fatal("internal error: staged fills left unissued (CudaDevice.cpp)");
+    if (!command.task)
+      in_flight_.push_back(std::move(flight));
+    else if (lane_depth_ == 0)
+      launch(std::move(flight));
+    else
+      copying_.push_back(std::move(flight));
+  }
+
+  // A task whose copies are issued: its body on a lane, after its copies on
+  // the GPU, then its copies out.
+  void launch(std::unique_ptr<InFlight> flight) {
+    DeviceCommand &command = flight->command;
+    ComputeLane &lane = pick_lane(*command.task, *flight);
+    cudaStream_t compute = lane.stream->get();
+    CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
+    CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
+    flight->task_start.record(compute);
+    current_stream = compute;
+    current_cublas = lane.cublas->get();
+    // The device index, not the ordinal: with partitions several devices
+    // share an ordinal, and a body keying resources by device_index must
+    // not share them between workers (gpuss.h).
+    if (command.task->kind == TaskKind::CopyBack)
+      copy_back(*command.task, command.addresses, compute);
+    else {
+      const Task &task = *command.task;
+      faults::Activity body = faults::Activity::body(task.label, task.file, task.line, name_.c_str());
+      faults::Scope in_body(body);
+      RunningScope running({command.task.get(), &command.addresses, context_.nested, false, 0});
+      run_task_body(*command.task, command.addresses, CSS_DEVICE_CUDA, index(), compute, lane.cublas->get());
+    }
+    // A failed launch inside the body would otherwise surface later, at
+    // some unrelated call: report it against the task that made it.
+    if (cudaError_t status = cudaGetLastError(); status != cudaSuccess)
+      fatal_for_task(command.task->label, command.task->file, command.task->line,
+                     "failed on " + name_ + ": " + cudaGetErrorName(status) + " (" +
+                         cudaGetErrorString(status) + ")");
+    flight->task_end.record(compute);
+    if (command.after.empty()) {
+      flight->done.record(compute);
+    } else {
+      CSS_CUDA_CHECK(cudaStreamWaitEvent(out_->get(), flight->task_end.get(), 0));
+      flight->after_start.record(out_->get());
+      for (const Transfer &transfer : command.after)
+        copy(transfer, out_->get(), flight->leases, command.task.get(), flight.get());
+      flight->done.record(out_->get());
+    }
+    in_flight_.push_back(std::move(flight));
+  }
+
+  // CSS_GPU_LANE_DEPTH: launches, while a lane has room, the staged task
+  // that goes first (the helper's order: a task others wait for, then the
+  // highest rank, then the oldest) among those whose copies have landed.
+  // Launched in the order staged, a task that became the most urgent after
+  // a dozen others were staged queued behind them on its lane: in LU's
+  // traces each link of a block column's chain of swaps, solve and updates
+  // waited there, and a step of a column took 30-80 ms (performance.md,
+  // thirteenth session).
+  bool launch_copied() {
+    bool progress = false;
+    for (;;) {
+      auto best = copying_.end();
+      for (auto it = copying_.begin(); it != copying_.end(); ++it) {
+        if (!(*it)->copies_end.done() || !(*it)->peer_end.done()) continue;
+        if (best == copying_.end() || goes_before(*(*it)->command.task, *(*best)->command.task)) best = it;
+      }
+      if (best == copying_.end() || !lane_has_room(*(*best)->command.task)) return progress;
+      std::unique_ptr<InFlight> flight = std::move(*best);
+      copying_.erase(best);
+      launch(std::move(flight));
+      progress = true;
+    }
+  }
+
+  static bool goes_before(const Task &a, const Task &b) {
+    if (a.goes_first != b.goes_first) return a.goes_first;
+    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
+  }
+
+  bool takes_urgent_lane(const Task &task) const { return urgent_lane_ && task.goes_first; }
+
+  bool lane_has_room(const Task &task) const {
+    return takes_urgent_lane(task) ||
+           *std::min_element(launched_per_lane_.begin(), launched_per_lane_.end()) < lane_depth_;
+  }
+
+  // A task whose lane counts it no longer, once it has ended: before the
+  // flight is completed and dropped, or the lane would count it for ever.
+  bool release_lane(InFlight &flight) {
+    if (!flight.held_lane || !flight.task_end.done()) return false;
+    drop_lane(flight);
+    return true;
+  }
+  void drop_lane(InFlight &flight) {
+    if (!flight.held_lane) return;
+    --launched_per_lane_[*flight.held_lane];
+    flight.held_lane.reset();
   }
 
   // `done` has completed: times, trace and counts; then the drains of its
@@ -793,6 +857,7 @@ private:
     CSS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least_priority, &greatest_priority));
     for (unsigned i = 0; i < lane_count_; ++i)
       lanes_.push_back(make_lane(least_priority));
+    launched_per_lane_.assign(lanes_.size(), 0);
     if (priority_lane_) urgent_lane_ = make_lane(greatest_priority);
     current_stream = lanes_.front().stream->get();
     current_cublas = lanes_.front().cublas->get();
@@ -832,6 +897,9 @@ private:
         pending_.pop_front();
         progress = true;
       }
+      for (auto &flight : in_flight_)
+        if (release_lane(*flight)) progress = true;
+      if (!copying_.empty() && launch_copied()) progress = true;
       if (staging_ && pump_out()) progress = true;
       for (auto it = in_flight_.begin(); it != in_flight_.end();) {
         InFlight &flight = **it;
@@ -840,6 +908,7 @@ private:
             ++it;
             continue;
           }
+          drop_lane(flight); // its task has ended too, perhaps since the pass above
           complete(flight);
           progress = true;
         }
@@ -852,7 +921,7 @@ private:
         progress = true;
       }
       if (progress) continue;
-      if (in_flight_.empty() && pending_.empty()) {
+      if (in_flight_.empty() && pending_.empty() && copying_.empty()) {
         if (stop.load(std::memory_order_acquire)) break;
         inbox_.wait(ticket, context_.spin_rounds);
       } else {
@@ -898,6 +967,11 @@ private:
   bool priority_lane_;             // CSS_GPU_PRIORITY_LANE
   std::optional<ComputeLane> urgent_lane_; // the priority lane, if asked for; worker thread only
   std::size_t next_lane_ = 0;
+  const unsigned lane_depth_;               // CSS_GPU_LANE_DEPTH; 0: launched as issued
+  std::vector<unsigned> launched_per_lane_; // with a lane depth: tasks launched and not ended, per lane
+  // With a lane depth: tasks whose copies are issued, not launched yet, in
+  // the order staged. Worker thread only.
+  std::deque<std::unique_ptr<InFlight>> copying_;
 
   // Tasks take the compute lanes in turn. Staged tasks are independent
   // (each was ready when dispatched), so a latency-bound kernel (a trsm, a
@@ -908,12 +982,18 @@ private:
   // it on other lanes to drain (performance.md, 2026-11-28: in LU's traces,
   // small swap kernels held their lanes behind other lanes' gemms). Opt-in
   // until measured on GPUs.
-  ComputeLane &pick_lane(const Task &task) {
-    if (urgent_lane_ && task.goes_first) {
+  // With a lane depth, the lane with the fewest tasks launched, which
+  // then counts this one until it ends.
+  ComputeLane &pick_lane(const Task &task, InFlight &flight) {
+    if (takes_urgent_lane(task)) {
       Stats::add(context_.stats->priority_lane_tasks, 1);
       return *urgent_lane_;
     }
-    return lanes_[next_lane_++ % lanes_.size()];
+    if (lane_depth_ == 0) return lanes_[next_lane_++ % lanes_.size()];
+    const auto least = std::min_element(launched_per_lane_.begin(), launched_per_lane_.end());
+    ++*least;
+    flight.held_lane = static_cast<std::size_t>(least - launched_per_lane_.begin());
+    return lanes_[*flight.held_lane];
   }
 
   std::deque<std::unique_ptr<InFlight>> in_flight_; // worker thread only

@@ -118,6 +118,10 @@ struct CudaDeviceOptions {
   // One more lane, of the device's highest stream priority, for the tasks the
   // helper runs ahead of others (Task::goes_first): CSS_GPU_PRIORITY_LANE.
   bool priority_lane = false;
+  // Tasks launched at once per lane, the highest-ranked whose copies have
+  // landed first; 0: each staged task as soon as its copies are issued, in
+  // the order staged (CSS_GPU_LANE_DEPTH).
+  unsigned lane_depth = 0;
 };
 
 // The CUDA devices present (empty without CUDA support or GPUs): of the

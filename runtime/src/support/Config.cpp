@@ -133,6 +133,7 @@ constexpr const char *known_variables[] = {
     "CSS_OOC_ORDER",
     "CSS_PROGRAM_ORDER",
     "CSS_GPU_STREAMS",
+    "CSS_GPU_LANE_DEPTH",
     "CSS_PIN_HOST",
     "CSS_NESTED",
     "CSS_DEVICE_GUARD",
@@ -306,6 +307,8 @@ Config Config::from_environment() {
     config.device_extents = parse_flag("CSS_DEVICE_EXTENTS", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
+  if (const char *v = variable("CSS_GPU_LANE_DEPTH"))
+    config.gpu_lane_depth = parse_count("CSS_GPU_LANE_DEPTH", v, 0, 64);
   if (const char *v = variable("CSS_GPU_PRIORITY_LANE"))
     config.gpu_priority_lane = parse_flag("CSS_GPU_PRIORITY_LANE", v);
   if (const char *v = variable("CSS_PIN_HOST")) config.pin_host = parse_host_pinning(v);

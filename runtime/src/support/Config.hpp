@@ -114,6 +114,9 @@ struct Config {
                                  // devices' caches is ranked by working sets (OutOfCoreOrder.hpp)
   ProgramOrder program_order = ProgramOrder::Auto; // CSS_PROGRAM_ORDER: auto | 0 | 1 (ProgramOrder.hpp)
   unsigned gpu_streams = 3;      // CSS_GPU_STREAMS: compute streams per GPU, taken by tasks in turn
+  unsigned gpu_lane_depth = 2;   // CSS_GPU_LANE_DEPTH: tasks launched at once per compute stream, the
+                                 // highest-ranked whose copies have landed first; 0: every staged task is
+                                 // launched as soon as its copies are issued, in the order staged
   bool gpu_priority_lane = false; // CSS_GPU_PRIORITY_LANE=1: one more compute stream per GPU, of the highest
                                   // priority, for the tasks that go first (fan-out, highpriority)
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
