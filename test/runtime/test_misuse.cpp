@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace gpuss::test {
@@ -166,6 +167,70 @@ TEST_F(Misuse, IncompatibleAbiVersion) {
   Task task("from_a_future_translator");
   task.inout(value).abi_version(GPUSS_ABI_VERSION + 100);
   EXPECT_DEATH(submit_and_wait(task), "gpuss: error: .*from_a_future_translator");
+}
+
+// The program changes data in host memory, with no barrier or `wait on`
+// naming it, after a device copied it for a task that only read it; a later
+// task on the same device reads it. The device's cache (wt and wb) holds
+// the copy as current and uses it again: the change is ignored
+// (docs/language.md). With CSS_CHECK_REGIONS=1 (HostWriteCheck.hpp) that
+// reuse is an error at the later task's call; without, the later task
+// computes from the old value. `wait_named`: a `wait on` of the data itself
+// before the change (correct use), else of the first result only.
+struct Sums {
+  double first = 0, second = 0;
+};
+
+Sums sum_twice(CachePolicy policy, bool checking, bool wait_named, Task *second_task = nullptr) {
+  static double data[64];
+  for (double &value : data)
+    value = 1.0;
+  Sums sums;
+  Config config = sim_config(0, 1, policy, "1M");
+  config.check_regions = checking;
+  Runtime runtime(config);
+  auto sum = [](TaskEnv env) {
+    double total = 0;
+    for (int i = 0; i < 64; ++i)
+      total += env.ptr<const double>(0)[i];
+    *env.ptr<double>(1) = total;
+  };
+  Task("first_sum").in(data).out(sums.first).body(sum).submit(runtime);
+  css_region waited =
+      wait_named ? css_contiguous(data, sizeof data) : css_contiguous(&sums.first, sizeof sums.first);
+  runtime.wait_on({&waited, 1});
+  data[0] = 101.0; // 100 more
+  Task fallback("second_sum");
+  Task &second = second_task ? *second_task : fallback;
+  second.in(data).out(sums.second).body(sum).submit(runtime);
+  runtime.barrier();
+  return sums;
+}
+
+TEST_F(Misuse, HostChangeBehindADeviceCopyIsAnErrorWhenChecking) {
+  for (CachePolicy policy : {CachePolicy::WriteThrough, CachePolicy::WriteBack}) {
+    Task second("second_sum");
+    EXPECT_DEATH(
+        sum_twice(policy, true, false, &second),
+        expected_message(second, "second_sum") +
+            ".*from its copy on sim0, but the program changed those bytes in host memory after the copy "
+            "was made")
+        << to_string(policy);
+  }
+}
+
+TEST_F(Misuse, HostChangeBehindADeviceCopyIsIgnoredWithoutChecking) {
+  const Sums sums = sum_twice(CachePolicy::WriteBack, false, false);
+  EXPECT_EQ(sums.first, 64.0);
+  EXPECT_EQ(sums.second, 64.0) << "the device's copy, from before the change: what the check reports";
+}
+
+TEST_F(Misuse, HostChangeAfterWaitingForTheDataIsSeen) {
+  for (CachePolicy policy : {CachePolicy::WriteThrough, CachePolicy::WriteBack}) {
+    const Sums sums = sum_twice(policy, true, true);
+    EXPECT_EQ(sums.first, 64.0);
+    EXPECT_EQ(sums.second, 164.0) << to_string(policy) << ": no error, and the change is read";
+  }
 }
 
 } // namespace

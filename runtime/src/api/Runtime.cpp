@@ -228,10 +228,9 @@ RuntimeImpl::RuntimeImpl(const Config &c)
                                : master_->unlocks_at_barrier() ? HostPinning::UntilBarrier
                                                                : HostPinning::UntilFreed);
   std::vector<MemoryNode *> memory_nodes(device_pointers.begin(), device_pointers.end());
-  directory_ =
-      std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches), objects_,
-                                  *stats_, page_locks_.get(), config.clean_while_idle, config.eviction,
-                                  config.device_aliases);
+  directory_ = std::make_unique<Directory>(config.cache_policy, std::move(memory_nodes), std::move(caches),
+                                           objects_, *stats_, page_locks_.get(), config.clean_while_idle,
+                                           config.eviction, config.device_aliases, config.check_regions);
   DirectRelease direct; // without accelerators, host workers release successors themselves
   if (devices_.empty()) direct = DirectRelease{&graph_, &queues_.ready, &live_tasks_, &urgent_waiting_};
   cpus_ = std::make_unique<CpuWorkers>(config.num_cpus, context, direct, nested_.get());

@@ -120,11 +120,13 @@ std::vector<ObjectUse> uses_of(const Task &task, int space) {
 
 Directory::Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
                      std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
-                     PageLocks *page_locks, bool clean_while_idle, Eviction eviction, bool device_aliases)
-    : policy_(policy), clean_while_idle_(clean_while_idle), eviction_(eviction), device_aliases_(device_aliases),
-      nodes_(std::move(nodes)),
-      page_locks_(page_locks), caches_(std::move(caches)), objects_(objects), stats_(stats),
-      write_backs_in_flight_(nodes_.size() + 1, 0), evicting_(nodes_.size() + 1),
+                     PageLocks *page_locks, bool clean_while_idle, Eviction eviction, bool device_aliases,
+                     bool check_host_writes)
+    : policy_(policy), clean_while_idle_(clean_while_idle), eviction_(eviction),
+      device_aliases_(device_aliases),
+      host_writes_(check_host_writes ? std::make_unique<HostWriteCheck>() : nullptr),
+      nodes_(std::move(nodes)), page_locks_(page_locks), caches_(std::move(caches)), objects_(objects),
+      stats_(stats), write_backs_in_flight_(nodes_.size() + 1, 0), evicting_(nodes_.size() + 1),
       evicting_bytes_(nodes_.size() + 1, 0) {}
 
 void Directory::expect_order(const std::vector<TaskRef> &ranked) {
@@ -226,6 +228,7 @@ Transfer Directory::start_copy(const DataObjectRef &object, int from, int to) {
                     .source_object = nullptr, // a copy of the object's own value
                     .into_part = false};
   stats_.count_transfer(from, to, transfer.payload_bytes());
+  if (host_writes_ && from == 0 && to != 0) host_writes_->copied_from_host(*object);
   return transfer;
 }
 
@@ -727,6 +730,8 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lendi
     if (fresh == allocated.end()) {
       Stats::add(stats_.cache_hits, 1);
       cache(space).touch(object);
+      if (host_writes_ && use.reads && object.replicas[0].holds_value())
+        host_writes_->check_reuse(task, object, device(space).name());
       continue;
     }
     install_replica(object, space, fresh->second);
@@ -896,6 +901,8 @@ void Directory::on_transfer_complete(const Transfer &transfer) {
   // reader's lands with the last of them.
   if (transfer.lands) destination.land(transfer.to_space != 0 || current);
   if (transfer.to_space == 0 && object.dirty_space == transfer.from_space && current) object.dirty_space = 0;
+  if (host_writes_ && transfer.to_space == 0)
+    host_writes_->host_written(object.shape, current ? &object : nullptr);
   DataObject &read = transfer.reads_from();
   read.replicas[transfer.from_space].remove_reader();
   drop_if_released(read, transfer.from_space);
@@ -908,6 +915,8 @@ void Directory::on_task_complete(Task &task, int space) {
   for (ObjectUse &use : uses) {
     DataObject &object = *use.object;
     if (space != 0 && object.replicas[space].task_pins() > 0) object.replicas[space].unpin_for_task();
+    if (use.writes && host_writes_)
+      host_writes_->host_written(object.shape); // host memory, or its copy there
     if (drop_if_released(object, space)) continue;
     if (!use.writes) continue;
     // Write-invalidate: the other copies were invalidated when the task was
@@ -1003,6 +1012,7 @@ void Directory::retire(DataObject *object) {
   // CUDA keeps the registration of freed memory: a later allocation at the
   // same addresses would be copied from the old pages (PageLocks.hpp).
   if (object->renamed && page_locks_) page_locks_->forget(object->host, object->renamed_bytes);
+  if (host_writes_) host_writes_->forget(*object);
   objects_.destroy(object);
 }
 

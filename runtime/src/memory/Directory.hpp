@@ -57,12 +57,13 @@
 // current for all its bytes (a write to any of them drops it).
 #pragma once
 
-#include "support/Config.hpp"
 #include "graph/IntervalIndex.hpp"
-#include "memory/MemoryNode.hpp"
 #include "graph/Renaming.hpp"
+#include "memory/HostWriteCheck.hpp"
+#include "memory/MemoryNode.hpp"
 #include "memory/SoftwareCache.hpp"
 #include "memory/Transfer.hpp"
+#include "support/Config.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -111,7 +112,7 @@ public:
   Directory(CachePolicy policy, std::vector<MemoryNode *> nodes,
             std::vector<std::unique_ptr<SoftwareCache>> caches, ObjectStore &objects, Stats &stats,
             PageLocks *page_locks, bool clean_while_idle = false, Eviction eviction = Eviction::Lru,
-            bool device_aliases = true);
+            bool device_aliases = true, bool check_host_writes = false);
 
   // Plans `task` in `space` (0 = host). All or nothing: on Blocked nothing is
   // pinned, though write-backs that make progress possible may be issued.
@@ -282,6 +283,9 @@ private:
   const bool clean_while_idle_;
   const Eviction eviction_;
   const bool device_aliases_;
+  // CSS_CHECK_REGIONS: host bytes the program changes behind a device copy
+  // (HostWriteCheck.hpp); null when not checking.
+  std::unique_ptr<HostWriteCheck> host_writes_;
   std::vector<MemoryNode *> nodes_;
   PageLocks *page_locks_;
   std::vector<std::unique_ptr<SoftwareCache>> caches_;

@@ -1,0 +1,56 @@
+#include "memory/HostWriteCheck.hpp"
+
+#include "graph/Task.hpp"
+#include "memory/DataObject.hpp"
+#include "support/Fatal.hpp"
+
+#include <cstdio>
+
+namespace gpuss {
+
+bool HostWriteCheck::checked(const DataObject &object) {
+  return !object.renamed && !object.has_parts() && !object.shape.empty();
+}
+
+std::uint64_t HostWriteCheck::fingerprint(const DataObject &object) {
+  // FNV-1a over the region's rows in host memory (the object's host
+  // storage is user memory: checked() leaves renamed buffers out).
+  std::uint64_t hash = 14695981039346656037ull;
+  const Region &shape = object.shape;
+  for (std::size_t row = 0; row < shape.rows; ++row) {
+    const auto *bytes = object.host + row * shape.stride;
+    for (std::size_t i = 0; i < shape.row_bytes; ++i) {
+      hash ^= static_cast<std::uint8_t>(bytes[i]);
+      hash *= 1099511628211ull;
+    }
+  }
+  return hash;
+}
+
+void HostWriteCheck::copied_from_host(const DataObject &object) {
+  if (checked(object)) fingerprints_[&object] = fingerprint(object);
+}
+
+void HostWriteCheck::host_written(const Region &region, const DataObject *now_home) {
+  std::erase_if(fingerprints_, [&](const auto &entry) { return entry.first->shape.overlaps(region); });
+  if (now_home && checked(*now_home)) fingerprints_[now_home] = fingerprint(*now_home);
+}
+
+void HostWriteCheck::check_reuse(const Task &task, const DataObject &object,
+                                 const std::string &device) const {
+  auto it = fingerprints_.find(&object);
+  if (it == fingerprints_.end() || it->second == fingerprint(object)) return;
+  char region[96];
+  std::snprintf(region, sizeof region, "%#zx (%zu bytes", static_cast<std::size_t>(object.shape.base),
+                object.shape.payload_bytes());
+  fatal_for_task(task.label, task.file, task.line,
+                 std::string("reads ") + region +
+                     (object.shape.rows > 1 ? " in " + std::to_string(object.shape.rows) + " rows)" : ")") +
+                     " from its copy on " + device +
+                     ", but the program changed those bytes in host memory after the copy was made, with no "
+                     "barrier or 'wait on' naming them in between: without CSS_CHECK_REGIONS the task would "
+                     "read the device's older copy. Wait for the data (#pragma css wait on, css_wait_on) "
+                     "before writing it while tasks use it");
+}
+
+} // namespace gpuss
