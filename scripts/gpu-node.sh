@@ -218,9 +218,11 @@ if [[ $what == potri ]]; then
 fi
 if [[ $what == lu ]]; then
   # LU with partial pivoting (examples/lu): every policy with the panels on the GPU, the panels on the host,
-  # the swaps per block column, a cache smaller than the data (a tile's device copy spans its 1024 columns of
-  # the matrix, 128 MiB here: docs/lu.md), single precision, a leading dimension that is not n, the second
-  # run, and 2 and 4 partitions of GPU 0 under each policy and with 128 MiB caches (correctness only).
+  # the swaps per lower tile and per block column, a cache smaller than the data (a tile's device copy spans
+  # its 1024 columns of the matrix, 128 MiB here: docs/lu.md; with the tile swaps, as a group of swaps needs
+  # nine such copies at once; and 2 GiB with the groups), single precision, a leading dimension that is not n,
+  # the second run, and 2 and 4 partitions of GPU 0 under each policy and with 128 MiB caches (tile swaps;
+  # correctness only).
   echo "== LU: checks"
   [[ ${SKIP_CHECKS:-0} == 1 ]] && echo "(skipped: SKIP_CHECKS=1)"
   lu_check() { # environment... -- options...
@@ -235,7 +237,9 @@ if [[ $what == lu ]]; then
   done
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --swaps columns
-  lu_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=1G -- -n 16384 -t 1024 -p d --gpu-panel
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --swaps tiles
+  lu_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=1G -- -n 16384 -t 1024 -p d --gpu-panel --swaps tiles
+  lu_check CSS_NUM_GPUS=1 CSS_GPU_MEMORY=2G -- -n 16384 -t 1024 -p d --gpu-panel
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --gpu-panel
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --lda 16411
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --prelocked
@@ -248,7 +252,7 @@ if [[ $what == lu ]]; then
     for policy in nocache wt wb; do
       lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-panel
     done
-    lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=128M -- -n 8192 -t 512 -p s --gpu-panel
+    lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_GPU_MEMORY=128M -- -n 8192 -t 512 -p s --gpu-panel --swaps tiles
     lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p -- -n 8192 -t 512 -p d --swaps columns
   done
   echo "== LU: benchmark"
