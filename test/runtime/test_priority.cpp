@@ -12,6 +12,9 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace gpuss::test {
@@ -501,6 +505,63 @@ TEST(ProgramOrder, RanksFollowSubmissionOrder) {
 
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
                          [](const auto &info) { return "cpus" + std::to_string(info.param); });
+
+// CSS_GPU_LANE_DEPTH: a device launches the staged task that goes first
+// among those whose copies have landed, not the one staged first. On one
+// modelled device (bodies do not run), a gate of 100 ms holds the compute
+// engine while two independent tasks are staged, in the order submitted,
+// before the barrier ranks them: `short_one`, with nothing after it, then
+// `long_one`, which a chain of three tasks follows, so that the barrier's
+// critical path ranks it higher. When the gate
+// ends, the engine takes `long_one` first; launched in the order staged
+// (depth 0, before 2026-11-29), `short_one`. Each run: whether `long_one`
+// started first, read from the trace.
+void nothing(void *, const css_task_env *) {}
+
+bool long_one_starts_first(unsigned lane_depth) {
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("gpuss_launch_order_" + std::to_string(lane_depth) + "_" + std::to_string(::getpid()) + ".json");
+  {
+    Config config = sim_config(0, 1, CachePolicy::WriteBack, "256M");
+    config.sim_model = "gate=100ms,default=1ms";
+    config.program_order = ProgramOrder::Never;
+    config.gpu_lane_depth = lane_depth;
+    config.trace_file = path.string();
+    Runtime runtime(config);
+    static int gated, short_result, long_result, chain;
+    Task("gate").inout(gated).function(&nothing).submit(runtime);
+    Task("short_one").out(short_result).function(&nothing).submit(runtime);
+    Task("long_one").out(long_result).function(&nothing).submit(runtime);
+    // One successor (two would make it a fan-out, which goes first anyway).
+    Task("chain").in(long_result).inout(chain).function(&nothing).submit(runtime);
+    for (int i = 0; i < 2; ++i)
+      Task("chain").inout(chain).function(&nothing).submit(runtime);
+    // Staged before the barrier ranks them, in the order they came (the
+    // helper places a ready task within microseconds; 50 ms leave room for
+    // a loaded machine, and the gate's 100 ms for the ranking after it).
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runtime.barrier();
+  }
+  std::ifstream file(path);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  auto start_of = [&](const std::string &label) {
+    const std::size_t at = text.find("\"name\":\"" + label + "\"");
+    EXPECT_NE(at, std::string::npos) << label << " not in the trace";
+    const std::size_t ts = text.find("\"ts\":", at);
+    return std::stod(text.substr(ts + 5));
+  };
+  return start_of("long_one") < start_of("short_one");
+}
+
+TEST(LaunchOrder, TheHighestRankedStagedTaskGoesFirst) {
+  EXPECT_TRUE(long_one_starts_first(2));
+}
+
+TEST(LaunchOrder, AtDepthZeroTheOrderStaged) {
+  EXPECT_FALSE(long_one_starts_first(0));
+}
 
 } // namespace
 } // namespace gpuss::test

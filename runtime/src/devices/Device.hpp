@@ -100,8 +100,11 @@ std::unique_ptr<Device> make_sim_device(int space);
 
 struct DeviceModel;
 // `count` simulated devices that model time instead of computing (CSS_SIM_MODEL).
+// `launch_by_rank`: their compute engine takes the staged task that goes
+// first among those whose copies have landed, as a GPU worker launches with
+// a lane depth (CSS_GPU_LANE_DEPTH); else the tasks in the order staged.
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
-                                                        const DeviceModel &model);
+                                                        const DeviceModel &model, bool launch_by_rank);
 
 class PageLocks;
 class PageLocker;

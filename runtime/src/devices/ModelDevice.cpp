@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -106,8 +107,9 @@ private:
 
 class ModelDevice final : public Device {
 public:
-  ModelDevice(int space, std::shared_ptr<const DeviceModel> model, std::shared_ptr<HostLinks> links)
-      : Device(space), model_(std::move(model)), links_(std::move(links)) {}
+  ModelDevice(int space, std::shared_ptr<const DeviceModel> model, std::shared_ptr<HostLinks> links,
+              bool launch_by_rank)
+      : Device(space), model_(std::move(model)), links_(std::move(links)), launch_by_rank_(launch_by_rank) {}
   ~ModelDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Simulated; }
@@ -143,6 +145,7 @@ private:
   struct Timeline {
     DeviceCommand command;
     CopySpan from_host, from_peers, out; // fetches (or a load), and write-backs
+    double copies_end = 0;               // when what the task waits for has been copied
     double task_start = 0, task_end = 0, done = 0;
   };
   static bool later(const Timeline &a, const Timeline &b) { return a.done > b.done; }
@@ -194,16 +197,55 @@ private:
       line.from_peers = lay_out_copies(
           command.before, [](const Transfer &t) { return t.from_space != 0 && !t.is_alias_copy(); }, arrival.at,
           peer_free_);
-      line.task_start = std::max({arrival.at, in_free_, peer_free_, compute_free_});
-      compute_free_ = line.task_end = line.task_start + model_->seconds_for(command.task->label);
-      line.done = line.task_end;
-      if (!command.after.empty()) {
-        line.out = lay_out_copies(command.after, any, line.task_end, out_free_);
-        line.done = line.out.end;
-      }
+      line.copies_end = std::max({arrival.at, in_free_, peer_free_});
+      line.command = std::move(command);
+      if (!launch_by_rank_) lay_out_task(line, line.copies_end);
+      return line;
     }
     line.command = std::move(command);
     return line;
+  }
+
+  // The task of `line` on the compute engine, from the later of `ready` and
+  // the engine's end of its last task; then its write-backs.
+  void lay_out_task(Timeline &line, double ready) {
+    line.task_start = std::max(ready, compute_free_);
+    compute_free_ = line.task_end = line.task_start + model_->seconds_for(line.command.task->label);
+    line.done = line.task_end;
+    if (!line.command.after.empty()) {
+      line.out = lay_out_copies(
+          line.command.after, [](const Transfer &) { return true; }, line.task_end, out_free_);
+      line.done = line.out.end;
+    }
+  }
+
+  // CSS_GPU_LANE_DEPTH (not 0): as a GPU worker launches, the compute
+  // engine takes, when it is free, the staged task that goes first among
+  // those whose copies have landed (CudaDevice::launch_copied), not the one
+  // staged first. Returns the time of the next decision, if one waits.
+  double launch_waiting(double now, std::vector<Timeline> &pending) {
+    while (!waiting_.empty() && compute_free_ <= now) {
+      auto best = waiting_.end();
+      for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+        if (it->copies_end > now) continue;
+        if (best == waiting_.end() || goes_before(*it->command.task, *best->command.task)) best = it;
+      }
+      if (best == waiting_.end()) break;
+      Timeline line = std::move(*best);
+      waiting_.erase(best);
+      lay_out_task(line, line.copies_end);
+      pending.push_back(std::move(line));
+      std::push_heap(pending.begin(), pending.end(), later);
+    }
+    double next = std::numeric_limits<double>::infinity();
+    for (const Timeline &line : waiting_)
+      next = std::min(next, std::max(line.copies_end, compute_free_));
+    return next;
+  }
+
+  static bool goes_before(const Task &a, const Task &b) {
+    if (a.goes_first != b.goes_first) return a.goes_first;
+    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
   }
 
   void complete(Timeline &line) {
@@ -236,24 +278,32 @@ private:
       std::uint32_t ticket = inbox_.prepare();
       Arrival arrival;
       while (inbox_.try_pop(arrival)) {
-        pending.push_back(lay_out(std::move(arrival)));
-        std::push_heap(pending.begin(), pending.end(), later);
+        const bool task = arrival.command.task != nullptr;
+        Timeline line = lay_out(std::move(arrival));
+        if (task && launch_by_rank_) {
+          waiting_.push_back(std::move(line));
+        } else {
+          pending.push_back(std::move(line));
+          std::push_heap(pending.begin(), pending.end(), later);
+        }
         arrival = Arrival{};
       }
       double now = context_.now();
+      const double next_launch = launch_waiting(now, pending);
       while (!pending.empty() && pending.front().done <= now) {
         std::pop_heap(pending.begin(), pending.end(), later);
         complete(pending.back());
         pending.pop_back();
       }
-      if (pending.empty()) {
+      if (pending.empty() && waiting_.empty()) {
         if (stop.load(std::memory_order_acquire)) return;
         inbox_.wait(ticket, context_.spin_rounds);
         continue;
       }
-      // Sleep until the next completion, but look at new commands at least
-      // every 200 us: a write-back that arrives now may end before it.
-      double wait = std::min(pending.front().done - now, 200e-6);
+      // Sleep until the next completion or launch, but look at new commands
+      // at least every 200 us: a write-back that arrives now may end before it.
+      const double next = std::min(pending.empty() ? next_launch : pending.front().done, next_launch);
+      double wait = std::clamp(next - now, 0.0, 200e-6);
       std::this_thread::sleep_for(std::chrono::duration<double>(wait));
     }
   }
@@ -264,18 +314,21 @@ private:
   std::unique_ptr<ReservedAddresses> pool_;
   Inbox<Arrival> inbox_;
   double in_free_ = 0, peer_free_ = 0, compute_free_ = 0, out_free_ = 0; // worker thread only
+  const bool launch_by_rank_;                                            // CSS_GPU_LANE_DEPTH not 0
+  std::vector<Timeline> waiting_; // launch_by_rank_: tasks whose copies are laid out, not their body
   std::jthread thread_;
 };
 
 } // namespace
 
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
-                                                        const DeviceModel &model) {
+                                                        const DeviceModel &model, bool launch_by_rank) {
   auto shared_model = std::make_shared<const DeviceModel>(model);
   auto links = std::make_shared<HostLinks>(model);
   std::vector<std::unique_ptr<Device>> devices;
   for (unsigned i = 0; i < count; ++i)
-    devices.push_back(std::make_unique<ModelDevice>(first_space + static_cast<int>(i), shared_model, links));
+    devices.push_back(std::make_unique<ModelDevice>(first_space + static_cast<int>(i), shared_model, links,
+                                                    launch_by_rank));
   return devices;
 }
 
