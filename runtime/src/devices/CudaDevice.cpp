@@ -741,7 +741,8 @@ private:
       auto best = copying_.end();
       for (auto it = copying_.begin(); it != copying_.end(); ++it) {
         if (!(*it)->copies_end.done() || !(*it)->peer_end.done()) continue;
-        if (best == copying_.end() || goes_before(*(*it)->command.task, *(*best)->command.task)) best = it;
+        if (best == copying_.end() || launches_before(*(*it)->command.task, *(*best)->command.task))
+          best = it;
       }
       if (best == copying_.end() || !lane_has_room(*(*best)->command.task)) return progress;
       std::unique_ptr<InFlight> flight = std::move(*best);
@@ -749,11 +750,6 @@ private:
       launch(std::move(flight));
       progress = true;
     }
-  }
-
-  static bool goes_before(const Task &a, const Task &b) {
-    if (a.goes_first != b.goes_first) return a.goes_first;
-    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
   }
 
   bool takes_urgent_lane(const Task &task) const { return urgent_lane_ && task.goes_first; }

@@ -29,6 +29,15 @@ class Trace;
 class NestedTasks;
 
 // What the helper sends a device worker.
+// The order in which a device launches the staged tasks whose copies have
+// landed (CSS_GPU_LANE_DEPTH): the helper's own, a task that goes first
+// (goes_first) before the others, then the higher rank; the caller keeps
+// the older among equals.
+inline bool launches_before(const Task &a, const Task &b) {
+  if (a.goes_first != b.goes_first) return a.goes_first;
+  return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
+}
+
 struct DeviceCommand {
   TaskRef task;                  // null for a transfer-only command
   std::vector<void *> addresses; // per access: where the body finds its data

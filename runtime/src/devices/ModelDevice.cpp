@@ -228,7 +228,7 @@ private:
       auto best = waiting_.end();
       for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
         if (it->copies_end > now) continue;
-        if (best == waiting_.end() || goes_before(*it->command.task, *best->command.task)) best = it;
+        if (best == waiting_.end() || launches_before(*it->command.task, *best->command.task)) best = it;
       }
       if (best == waiting_.end()) break;
       Timeline line = std::move(*best);
@@ -241,11 +241,6 @@ private:
     for (const Timeline &line : waiting_)
       next = std::min(next, std::max(line.copies_end, compute_free_));
     return next;
-  }
-
-  static bool goes_before(const Task &a, const Task &b) {
-    if (a.goes_first != b.goes_first) return a.goes_first;
-    return a.rank.load(std::memory_order_relaxed) > b.rank.load(std::memory_order_relaxed);
   }
 
   void complete(Timeline &line) {
