@@ -17,11 +17,12 @@ import sys
 
 # (impl, ts or None, panel, swaps, memory, legend, line style)
 SERIES = [
-    ("gpuss", "2048", "gpu", "tiles", "first-run", "GPUSs, panels on the GPU, swaps as tiles", "o-"),
-    ("gpuss", "1024", "gpu", "tiles", "first-run", "GPUSs, tile 1024", "^:"),
+    ("gpuss", "2048", "gpu", "groups", "first-run", "GPUSs, panels on the GPU, swaps in groups", "o-"),
+    ("gpuss", "1024", "gpu", "groups", "first-run", "GPUSs, tile 1024", "^:"),
+    ("gpuss", "2048", "gpu", "tiles", "first-run", "GPUSs, swaps per tile", "x--"),
     ("gpuss", "2048", "gpu", "columns", "first-run", "GPUSs, swaps per block column", "s--"),
-    ("gpuss", "2048", "host", "tiles", "first-run", "GPUSs, panels on the host", "v:"),
-    ("gpuss", "2048", "gpu", "tiles", "prelocked", "GPUSs, second run (pre-locked)", "D:"),
+    ("gpuss", "2048", "host", "groups", "first-run", "GPUSs, panels on the host", "v:"),
+    ("gpuss", "2048", "gpu", "groups", "prelocked", "GPUSs, second run (pre-locked)", "D:"),
     ("cusolverDn-getrf", None, "", "", "device", "cusolverDn getrf, on the GPU", "k--"),
     ("cusolverDn-getrf-h2h", None, "", "", "pageable", "cusolverDn getrf, host to host", "k:"),
 ]

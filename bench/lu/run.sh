@@ -9,10 +9,11 @@
 # Measures, in order of importance (so that a tight budget drops the least
 # useful runs):
 #   1. GPUSs (examples/lu), double, tile 2048, panels on the GPU
-#      (--gpu-panel), swaps as tile tasks, first run
+#      (--gpu-panel), swaps in groups of tiles (the default), first run
 #   2. cusolverDn getrf with the matrix on the GPU (dn), double: the anchor
 #   3. cusolverDn getrf from pageable host memory, copies timed (h2h)
 #   4. GPUSs variants at the target: tile 1024; the swaps as one task per
+#      lower tile (--swaps tiles, the default until 2026-11-29) and per
 #      block column (--swaps columns); the panels on the host (LAPACKE)
 #   5. the other sizes: GPUSs (as 1), cusolverDn dn and h2h
 #   6. single precision at the target: GPUSs, cusolverDn dn
@@ -98,7 +99,7 @@ estimate() { # kind n elem ts
     printf "%.0f\n", t + 1 }'
 }
 
-run_gpuss() { # n ts prec panel(gpu|host) swaps(tiles|columns) memory(first-run|prelocked)
+run_gpuss() { # n ts prec panel(gpu|host) swaps(groups|tiles|columns) memory(first-run|prelocked)
   local n=$1 ts=$2 prec=$3 panel=$4 swaps=$5 memory=$6
   local elem=$([[ $prec == d ]] && echo 8 || echo 4)
   local bytes=$((n * n * elem))
@@ -180,27 +181,28 @@ have_vendor=0
 [[ -x "$vendor" ]] && have_vendor=1
 ((have_vendor)) || echo "run.sh: $vendor not built (needs CUDA and cuSOLVER): vendor runs skipped"
 
-echo "== 1. GPUSs at n = $target, double, tile 2048, panels on the GPU, swaps as tile tasks"
-run_gpuss "$target" 2048 d gpu tiles first-run
+echo "== 1. GPUSs at n = $target, double, tile 2048, panels on the GPU, swaps in groups of tiles"
+run_gpuss "$target" 2048 d gpu groups first-run
 echo "== 2. cusolverDn getrf, on the GPU (the anchor)"
 ((have_vendor)) && run_vendor dn "$target" d
 echo "== 3. cusolverDn getrf from host memory, copies timed"
 ((have_vendor)) && run_vendor h2h "$target" d
-echo "== 4. GPUSs variants at n = $target: tile 1024, swaps per block column, panels on the host"
-run_gpuss "$target" 1024 d gpu tiles first-run
+echo "== 4. GPUSs variants at n = $target: tile 1024, swaps per tile and per block column, panels on the host"
+run_gpuss "$target" 1024 d gpu groups first-run
+run_gpuss "$target" 2048 d gpu tiles first-run
 run_gpuss "$target" 2048 d gpu columns first-run
-run_gpuss "$target" 2048 d host tiles first-run
+run_gpuss "$target" 2048 d host groups first-run
 echo "== 5. other sizes"
 for n in $sizes; do
-  run_gpuss "$n" 2048 d gpu tiles first-run
+  run_gpuss "$n" 2048 d gpu groups first-run
   ((have_vendor)) && run_vendor dn "$n" d
   ((have_vendor)) && run_vendor h2h "$n" d
 done
 echo "== 6. single precision at n = $target"
-run_gpuss "$target" 2048 s gpu tiles first-run
+run_gpuss "$target" 2048 s gpu groups first-run
 ((have_vendor)) && run_vendor dn "$target" s
 echo "== 7. GPUSs second run at n = $target"
-run_gpuss "$target" 2048 d gpu tiles prelocked
+run_gpuss "$target" 2048 d gpu groups prelocked
 
 ((dry_run)) && echo "run.sh: dry run: the runs above would take about ${planned} s"
 echo "run.sh: done in $((SECONDS - start)) s; $(($(wc -l <"$csv") - 1)) rows in $csv"
