@@ -22,16 +22,9 @@ InputCheck::InputCheck(const Task &task, const std::vector<void *> &addresses)
 }
 
 std::uint64_t InputCheck::hash_of(std::size_t access) const {
-  // FNV-1a over the region's rows where the body sees them.
-  const Region &shape = task_.accesses[access].region;
-  const auto *base = static_cast<const unsigned char *>(addresses_[access]);
-  std::uint64_t hash = 14695981039346656037ull;
-  for (std::size_t row = 0; row < shape.rows; ++row) {
-    const unsigned char *bytes = base + row * shape.stride;
-    for (std::size_t b = 0; b < shape.row_bytes; ++b)
-      hash = (hash ^ bytes[b]) * 1099511628211ull;
-  }
-  return hash;
+  // Where the body sees the region.
+  return fingerprint_region_bytes(static_cast<const std::byte *>(addresses_[access]),
+                                  task_.accesses[access].region);
 }
 
 void InputCheck::verify() const {

@@ -190,4 +190,17 @@ inline void copy_region_bytes(std::byte *dst, const std::byte *src, const Region
     std::memcpy(dst + r * shape.stride, src + r * shape.stride, shape.row_bytes);
 }
 
+// FNV-1a over a region's rows laid out from `first` (user memory, or where a
+// task body sees them): the checking mode's fingerprint of a region's bytes
+// (InputCheck, HostWriteCheck).
+inline std::uint64_t fingerprint_region_bytes(const std::byte *first, const Region &shape) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (std::size_t r = 0; r < shape.rows; ++r) {
+    const std::byte *bytes = first + r * shape.stride;
+    for (std::size_t b = 0; b < shape.row_bytes; ++b)
+      hash = (hash ^ static_cast<std::uint8_t>(bytes[b])) * 1099511628211ull;
+  }
+  return hash;
+}
+
 } // namespace gpuss

@@ -13,18 +13,8 @@ bool HostWriteCheck::checked(const DataObject &object) {
 }
 
 std::uint64_t HostWriteCheck::fingerprint(const DataObject &object) {
-  // FNV-1a over the region's rows in host memory (the object's host
-  // storage is user memory: checked() leaves renamed buffers out).
-  std::uint64_t hash = 14695981039346656037ull;
-  const Region &shape = object.shape;
-  for (std::size_t row = 0; row < shape.rows; ++row) {
-    const auto *bytes = object.host + row * shape.stride;
-    for (std::size_t i = 0; i < shape.row_bytes; ++i) {
-      hash ^= static_cast<std::uint8_t>(bytes[i]);
-      hash *= 1099511628211ull;
-    }
-  }
-  return hash;
+  // In host memory: user memory, since checked() leaves renamed buffers out.
+  return fingerprint_region_bytes(object.host, object.shape);
 }
 
 void HostWriteCheck::copied_from_host(const DataObject &object) {
