@@ -171,6 +171,38 @@ TEST(Trace, TheMasterTrackShowsSubmissionAndRanking) {
   EXPECT_EQ(count(R"("name":"rank")"), 2u) << "the barrier's, and finish's\n" << text;
 }
 
+// A task's body event says when it became ready and when the helper handed
+// it to its device, on the clock of its start: a chain's link that starts
+// late shows where it waited (ready list, staging, or its stream).
+TEST(Trace, TaskEventsSayWhenTheTaskWasReadyAndDispatched) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("gpuss_trace_ready_" + std::to_string(::getpid()) + ".json");
+  static int value;
+  {
+    Config config = sim_config(0, 1);
+    config.trace_file = path.string();
+    Runtime runtime(config);
+    Task("first").inout(value).submit(runtime);
+    Task("second").inout(value).submit(runtime);
+    runtime.finish();
+  }
+  const std::string text = read_file(path);
+  std::filesystem::remove(path);
+  for (const char *label : {"first", "second"}) {
+    const std::size_t event = text.find(std::string(R"("name":")") + label + "\"");
+    ASSERT_NE(event, std::string::npos) << label << " not in\n" << text;
+    const std::string line = text.substr(event, text.find('\n', event) - event);
+    auto number = [&](const std::string &key) {
+      const std::size_t at = line.find("\"" + key + "\":");
+      return at == std::string::npos ? -1.0 : std::stod(line.substr(at + key.size() + 3));
+    };
+    const double start = number("ts"), ready = number("ready"), dispatched = number("dispatched");
+    ASSERT_GE(ready, 0) << line;
+    EXPECT_LE(ready, dispatched) << line;
+    EXPECT_LE(dispatched, start) << line;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Dag, Dag, ::testing::Values(host_config(1), host_config(2), sim_config(1, 1)),
                          [](const auto &info) { return config_name(info.param); });
 

@@ -694,6 +694,7 @@ private:
     CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->copies_end.get(), 0));
     CSS_CUDA_CHECK(cudaStreamWaitEvent(compute, flight->peer_end.get(), 0));
     flight->task_start.record(compute);
+    command.task->launch_time = context_.now();
     current_stream = compute;
     current_cublas = lane.cublas->get();
     // The device index, not the ordinal: with partitions several devices

@@ -98,9 +98,13 @@ struct Task {
   // The work the helper counted for it in its device's queue when it staged
   // it; the same amount comes off at its completion (Helper::queued_seconds_).
   double queued_estimate = 0;
-  double dispatch_time = 0; // seconds since runtime start
-  double start_time = 0;    // set by the worker
-  double end_time = 0;      // set by the worker
+  // Seconds since runtime start; -1: not (yet) known. Ready and dispatch
+  // times are the helper's, launch time a GPU worker's (for the trace).
+  double ready_time = -1;
+  double dispatch_time = -1;
+  double launch_time = -1;
+  double start_time = 0; // set by the worker
+  double end_time = 0;   // set by the worker
   // Where a barrier's ranking expects it to run among the unfinished tasks
   // (Directory::expect_order, CSS_EVICTION=next-use); 0: not expected.
   std::uint64_t expected_position = 0;
@@ -118,7 +122,7 @@ struct Task {
     if (bytes) std::memcpy(args_data(), data, bytes);
   }
   std::string where() const { return std::string(file) + ":" + std::to_string(line); }
-  TraceTask traced() const { return {id, file, line}; }
+  TraceTask traced() const { return {id, file, line, ready_time, dispatch_time, launch_time}; }
 };
 
 struct Stats;

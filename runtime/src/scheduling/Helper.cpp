@@ -164,6 +164,7 @@ bool Helper::goes_first(Task &task) const {
 }
 
 void Helper::make_ready(TaskRef task) {
+  if (task->ready_time < 0) task->ready_time = external_context_.now();
   if (task->executor) {
     external_ready_.push_back(std::move(task));
     return;
@@ -401,6 +402,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
   if (outcome == PlanOutcome::Blocked) return Placement::Blocked;
   directory_.note_placed(*task); // before a worker may run it and drop its accesses
   task->space = space;
+  task->dispatch_time = external_context_.now();
   if (space == 0) {
     --host_slots_;
     cpus_->submit(task);

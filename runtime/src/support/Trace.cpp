@@ -70,6 +70,12 @@ bool Trace::write(const std::string &path) const {
         out << R"("task":)" << e.task.id << R"(,"where":")" << json_escaped(e.task.file ? e.task.file : "?")
             << ":" << e.task.line << "\"";
         separator = ",";
+        auto time = [&](const char *key, double seconds) {
+          if (seconds >= 0) out << "," << '"' << key << R"(":)" << seconds * 1e6;
+        };
+        time("ready", e.task.ready);
+        time("dispatched", e.task.dispatched);
+        time("launched", e.task.launched);
       }
       if (e.bytes) out << separator << R"("bytes":)" << e.bytes;
       out << "}";

@@ -17,10 +17,15 @@
 namespace gpuss {
 
 // The task an event belongs to; id 0 is none (load-ahead, write-backs).
+// Where known (>= 0, seconds since the runtime started): when it became
+// ready, when the helper gave it to a worker or device, and when a GPU
+// worker launched its body, so that a trace shows where a chain's link
+// waited (ready list, staging, or behind other kernels on its stream).
 struct TraceTask {
   std::uint64_t id = 0;
   const char *file = nullptr;
   int line = 0;
+  double ready = -1, dispatched = -1, launched = -1;
 };
 
 class Trace {
