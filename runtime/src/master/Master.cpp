@@ -182,8 +182,12 @@ void Master::rank_unfinished_tasks() {
   // The master waits in the barrier from here on, so the graph is complete
   // (CriticalPath.hpp).
   if (!ranking_) return;
+  queues_.ranking.store(true, std::memory_order_release); // until the helper takes the ranks (Helper::waits_for_ranks)
   std::vector<TaskRef> ranked = critical_path_.rank_all();
-  if (ranked.empty()) return;
+  if (ranked.empty()) {
+    queues_.ranking.store(false, std::memory_order_release);
+    return;
+  }
   // Out of core, the devices work through the data a working set at a time
   // (OutOfCoreOrder.hpp).
   std::size_t working_sets = 0;

@@ -66,6 +66,7 @@ bool Helper::drain_queues() {
   // before it raises `ranked`, so this same pass drains them too, and
   // the ranking is whole once `rankings` counts it.
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
+    queues_.ranking.store(false, std::memory_order_release);
     for (std::vector<TaskRef> &ranked : queues_.timed_rankings.drain()) {
       timed_ranks_.adopt(std::move(ranked));
       kind_newly_timed_ = true; // kinds timed before this barrier weigh its ranks at once
@@ -389,7 +390,7 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     return Placement::Deferred;
 
   const bool copies_in = space != 0 && chosen.fetch_bytes > 0;
-  if (copies_in && yields_link_to_loads(*task, space)) {
+  if (copies_in && (yields_link_to_loads(*task, space) || waits_for_ranks(space))) {
     Stats::add(stats_.link_yields, 1);
     return Placement::Deferred;
   }
@@ -591,6 +592,21 @@ bool Helper::yields_link_to_loads(const Task &task, int space) {
     return false;
   drop_loads_of_placed_readers();
   return !load_order_.empty() && ranks_higher(*load_order_.front().reader, task);
+}
+
+bool Helper::waits_for_ranks(int space) const {
+  // The few milliseconds while the master ranks a barrier's graph: the
+  // tasks that become ready meanwhile have no ranks yet and no loads ahead
+  // are planned, so the rule above cannot order them, and a device would
+  // stage them all. In an LU's first run, when the first panel ended during
+  // the ranking, every block column's first row-swap task (each goes first:
+  // several tasks wait for it) was staged at once, their copies took the
+  // link in turn, and no column was whole until 0.2 s later (one H200,
+  // 2026-11-29: the first gemm at 239 ms instead of 77-106, in about a
+  // third of the runs). One staged task copying in per device until the
+  // ranks come.
+  return config_.ranked_fetches && staged_copying_in_[space] > 0 &&
+         queues_.ranking.load(std::memory_order_acquire);
 }
 
 void Helper::drop_loads_of_placed_readers() {

@@ -61,6 +61,9 @@ struct HelperQueues {
   // critical path's (empty otherwise): TimedRanks weighs them again.
   BatchQueue<std::vector<TaskRef>> timed_rankings;
   std::atomic<bool> ranked{false};                // the master has just ranked the graph's tasks
+  // The master is ranking at a barrier, from its start until the helper has
+  // taken the ranks in (Helper::waits_for_ranks).
+  std::atomic<bool> ranking{false};
   WakeSignal signal;                              // rung by every producer of the queues above
 };
 
@@ -125,6 +128,7 @@ private:
   Placement start_external(const TaskRef &task);
   bool eligible(const Task &task, int space) const;
   bool has_room(int space) const;
+  bool waits_for_ranks(int space) const;
   double estimate_seconds(const Task &task, int space) const;
   // Device `space`'s estimated queued work, also published for the stats.
   void set_queued_seconds(int space, double seconds);
