@@ -182,7 +182,8 @@ void Master::rank_unfinished_tasks() {
   // The master waits in the barrier from here on, so the graph is complete
   // (CriticalPath.hpp).
   if (!ranking_) return;
-  queues_.ranking.store(true, std::memory_order_release); // until the helper takes the ranks (Helper::waits_for_ranks)
+  // Until the helper takes the ranks in (Helper::waits_for_ranks).
+  queues_.ranking.store(true, std::memory_order_release);
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) {
     queues_.ranking.store(false, std::memory_order_release);
