@@ -245,9 +245,10 @@ if [[ $what == lu ]]; then
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --prelocked
   lu_check CSS_NUM_GPUS=1 -- -n 2048 -t 256 -p d --gpu-panel
   lu_check CSS_NUM_GPUS=1 -- -n 2048 -t 256 -p s --gpu-panel --swaps columns
-  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --left-swaps steps
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --left-swaps end
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --order right
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --inverse-trsm
-  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --inverse-trsm --left-swaps steps
+  lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --inverse-trsm --left-swaps end
   for p in 2 4; do
     for policy in nocache wt wb; do
       lu_check CSS_NUM_GPUS=1 CSS_GPU_PARTITIONS=$p CSS_CACHE_POLICY=$policy -- -n 16384 -t 1024 -p d --gpu-panel

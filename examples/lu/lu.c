@@ -4,7 +4,7 @@
  * it, and a check.
  *
  *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]
- *      [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]
+ *      [--left-swaps steps|end] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
  * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
@@ -16,9 +16,10 @@
  *   2. applies the panel's row interchanges to the block columns on its
  *      right (tile tasks, each on up to 8 tiles below the panel's row and
  *      the tile they trade rows with; one per lower tile with --swaps
- *      tiles; one task per block column with --swaps columns); those on
- *      its left (the computed L) wait until the end, one task per block
- *      column (--left-swaps steps: at each step, as on the right);
+ *      tiles; one task per block column with --swaps columns), and to
+ *      those on its left (the computed L) by the same tasks, once nothing
+ *      reads their unswapped rows any more (--left-swaps end: all of them
+ *      at the end, one task per block column);
  *   3. solves for the block row of U right of the panel, U(k, j) :=
  *      L(k, k)^-1 A(k, j) (a tile task per j; with --inverse-trsm, one task
  *      inverts L(k, k) into a buffer of the step's and each tile task
@@ -238,12 +239,16 @@ typedef struct {
   bool left_looking; /* --order left */
 } lu_options;
 
-/* The swaps left of the panel: only the final L needs them, and nothing
- * later in the factorisation reads L(., j) after step j. By default
- * (--left-swaps end) each block column takes all of its later interchanges
- * at the end, in one task over the region its panel task factored
- * (laswp_left); --left-swaps steps (right-looking only) applies them at each
- * step, last in the step, by the same tasks as on the right. The same
+/* The swaps left of the panel: only the final L needs them, and the
+ * updates of step k on every block column right of it read L(., k) as the
+ * panel left it. By default (--left-swaps steps) step s's interchanges on
+ * L(., k), k < s, are the tile tasks used on the right, called where
+ * nothing later reads the unswapped L(., k): left-looking, after the last
+ * block column's updates, each block column's steps in order (tile row s
+ * of L is final after step s's, and goes home while the rest computes);
+ * right-looking, last in step s. --left-swaps end: each block column takes
+ * all of its later interchanges at the end, in one task over the region its
+ * panel task factored (laswp_left), and L goes home only then. The same
  * interchanges, in the same order on each block column. inverse: NULL, or
  * the buffers of --inverse-trsm (STEP_INVERSE). */
 static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float *inverse) {
@@ -256,6 +261,10 @@ static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float 
       float *Linv = STEP_INVERSE(inverse, j);
       if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
     }
+    if (!options.left_at_end)
+      for (int k = 0; k + 1 < nt; k++) /* 2, left */
+        for (int step = k + 1; step < nt; step++)
+          sswap_block_column(n, A, lda, ipiv, step, k, options.swaps);
   } else {
     for (int k = 0; k < nt; k++) {
       spanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
@@ -283,6 +292,10 @@ static void lu_d(int n, double *A, int lda, int *ipiv, lu_options options, doubl
       double *Linv = STEP_INVERSE(inverse, j);
       if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
     }
+    if (!options.left_at_end)
+      for (int k = 0; k + 1 < nt; k++) /* 2, left */
+        for (int step = k + 1; step < nt; step++)
+          dswap_block_column(n, A, lda, ipiv, step, k, options.swaps);
   } else {
     for (int k = 0; k < nt; k++) {
       dpanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
@@ -550,30 +563,31 @@ done:
 /* ---------------------------------------------------------------- the driver */
 
 static void usage(const char *message) {
-  fprintf(stderr,
-          "lu: %s\n"
-          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]\n"
-          "          [--left-swaps end|steps] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
-          "  -n N            matrix order (default 4096); a multiple of NB\n"
-          "  -t NB           tile size (default 256)\n"
-          "  --lda LDA       leading dimension, at least N (default N)\n"
-          "  -p s|d          precision (default d)\n"
-          "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
-          "  --swaps groups  row interchanges as tasks on up to 8 tiles below a panel's row (default)\n"
-          "  --swaps tiles   ... one task per tile below the panel's row\n"
-          "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
-          "  --left-swaps end    the interchanges left of each panel at the end, a task per block column "
-          "(default)\n"
-          "  --left-swaps steps  ... at each step, by the same tasks as on the right (--order right only)\n"
-          "  --order left    block column by block column: each takes every earlier step's updates, then\n"
-          "                  its panel is factored (the default; right with --left-swaps steps)\n"
-          "  --order right   step by step, as LAPACK's dgetrf: each panel, then its updates on the right\n"
-          "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
-          "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
-          "                  an NB x NB buffer per step); the block row's solves become products by it\n"
-          "  --prelocked     factor once untimed first, write A again and time the second run\n"
-          "                  (memory=prelocked); default: the first run (memory=first-run)\n",
-          message);
+  fprintf(
+      stderr,
+      "lu: %s\n"
+      "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]\n"
+      "          [--left-swaps steps|end] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
+      "  -n N            matrix order (default 4096); a multiple of NB\n"
+      "  -t NB           tile size (default 256)\n"
+      "  --lda LDA       leading dimension, at least N (default N)\n"
+      "  -p s|d          precision (default d)\n"
+      "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
+      "  --swaps groups  row interchanges as tasks on up to 8 tiles below a panel's row (default)\n"
+      "  --swaps tiles   ... one task per tile below the panel's row\n"
+      "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
+      "  --left-swaps steps  the interchanges left of each panel step by step, by the tasks used on\n"
+      "                      the right, once nothing reads the unswapped rows (default)\n"
+      "  --left-swaps end    ... at the end, one task per block column\n"
+      "  --order left    block column by block column: each takes every earlier step's updates, then\n"
+      "                  its panel is factored (the default)\n"
+      "  --order right   step by step, as LAPACK's dgetrf: each panel, then its updates on the right\n"
+      "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
+      "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
+      "                  an NB x NB buffer per step); the block row's solves become products by it\n"
+      "  --prelocked     factor once untimed first, write A again and time the second run\n"
+      "                  (memory=prelocked); default: the first run (memory=first-run)\n",
+      message);
   exit(2);
 }
 
@@ -622,9 +636,8 @@ static void run(lu_options options) {
 int main(int argc, char **argv) {
   long n = 4096, nb = 256, lda = 0;
   lu_swaps swaps = SWAPS_GROUPS;
-  bool check = false, gpu_panel = false, prelocked = false, left_at_end = true,
-       inverse_trsm = false;
-  const char *order = NULL; /* --order; left unless --left-swaps steps */
+  bool check = false, gpu_panel = false, prelocked = false, left_at_end = false, inverse_trsm = false;
+  const char *order = NULL; /* --order; left by default */
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -669,10 +682,7 @@ int main(int argc, char **argv) {
       usage(message);
     }
   }
-  if (order == NULL) order = left_at_end ? "left" : "right";
-  /* Left-looking, block column j would take step k's updates (k < j) after
-   * later panels had swapped rows of L(., k), which those updates read. */
-  if (!left_at_end && strcmp(order, "left") == 0) usage("--left-swaps steps needs --order right");
+  if (order == NULL) order = "left";
   const lu_options options = {.swaps = swaps,
                               .gpu_panel = gpu_panel,
                               .left_at_end = left_at_end,
