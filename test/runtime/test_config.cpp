@@ -88,6 +88,8 @@ TEST(FromEnvironment, ReadsEveryVariable) {
                          {"CSS_RANKED_FETCHES", "off"},
                          {"CSS_RANK_BY_TIME", "1"},
                          {"CSS_GPU_LANE_DEPTH", "0"},
+                         {"CSS_GPU_WAIT_ALL_FETCHES", "1"},
+                         {"CSS_GPU_ALIAS_PRIORITY", "0"},
                          {"CSS_PIN_HOST", "barrier"},
                          {"CSS_CHECK_REGIONS", "yes"},
                          {"CSS_DAG", "graph.dot"}});
@@ -108,6 +110,8 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_FALSE(config.ranked_fetches);
   EXPECT_TRUE(config.rank_by_time);
   EXPECT_EQ(config.gpu_lane_depth, 0u);
+  EXPECT_TRUE(config.gpu_wait_all_fetches);
+  EXPECT_FALSE(config.gpu_alias_priority);
   EXPECT_EQ(config.pin_host, HostPinning::UntilBarrier);
   EXPECT_TRUE(config.check_regions);
   EXPECT_EQ(config.dag_file, "graph.dot");
@@ -176,7 +180,7 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
                            "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG",
                            "CSS_CHECK_REGIONS", "CSS_GPU_PRIORITY_LANE", "CSS_RANK_BY_TIME", "CSS_RANKED_FETCHES",
-                           "CSS_GPU_LANE_DEPTH"})
+                           "CSS_GPU_LANE_DEPTH", "CSS_GPU_WAIT_ALL_FETCHES", "CSS_GPU_ALIAS_PRIORITY"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
@@ -189,6 +193,8 @@ TEST(FromEnvironment, DefaultsWithoutVariables) {
   EXPECT_TRUE(config.load_ahead);
   EXPECT_TRUE(config.ranked_fetches);
   EXPECT_EQ(config.gpu_lane_depth, 2u);
+  EXPECT_FALSE(config.gpu_wait_all_fetches);
+  EXPECT_TRUE(config.gpu_alias_priority);
   EXPECT_FALSE(config.rank_by_time) << "weighed ranks cost Cholesky 4% on one H200 (performance.md)";
   EXPECT_EQ(config.pin_host, HostPinning::UntilFreed);
   EXPECT_FALSE(config.check_regions);
@@ -308,6 +314,8 @@ TEST(UnknownVariables, NoneOfTheDocumentedOnes) {
       "CSS_GPU_PRIORITY_LANE",
       "CSS_GPU_STREAMS",
       "CSS_GPU_LANE_DEPTH",
+      "CSS_GPU_WAIT_ALL_FETCHES",
+      "CSS_GPU_ALIAS_PRIORITY",
       "CSS_LOAD_AHEAD",
       "CSS_RANKED_FETCHES",
       "CSS_MAX_TASKS",

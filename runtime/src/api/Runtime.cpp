@@ -166,6 +166,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
   options.compute_streams = config.gpu_streams;
   options.priority_lane = config.gpu_priority_lane;
   options.lane_depth = config.gpu_lane_depth;
+  options.wait_all_fetches = config.gpu_wait_all_fetches;
+  options.alias_priority = config.gpu_alias_priority;
   return make_cuda_devices(1, config.num_gpus, config.gpu_partitions, page_locks, copy_threads, options,
                            node_ranks_from_environment());
 }

@@ -43,6 +43,10 @@ struct DeviceCommand {
   std::vector<void *> addresses; // per access: where the body finds its data
   std::vector<Transfer> before;  // fetches into this device, before the task
   std::vector<Transfer> after;   // write-backs, after the task (wt, nocache)
+  // A task that neither copies in (`before` empty) nor uses a copy still
+  // filling (TaskPlan::reads_fills) does not wait for the fetches issued
+  // before it on its device (CSS_GPU_WAIT_ALL_FETCHES=0).
+  bool after_fetches = true;
 
   // A transfer-only command either loads values into this device ahead of
   // its tasks, or writes values back to the host. Loads go on the fetch
@@ -134,6 +138,12 @@ struct CudaDeviceOptions {
   // landed first; 0: each staged task as soon as its copies are issued, in
   // the order staged (CSS_GPU_LANE_DEPTH).
   unsigned lane_depth = 0;
+  // Every task waits for all the fetches issued before it on its device,
+  // its own or not (CSS_GPU_WAIT_ALL_FETCHES, DeviceCommand::after_fetches).
+  bool wait_all_fetches = false;
+  // Copies within device memory (alias copies) on a stream of the device's
+  // highest priority, in one order with the copies in (CSS_GPU_ALIAS_PRIORITY).
+  bool alias_priority = true;
 };
 
 // The CUDA devices present (empty without CUDA support or GPUs): of the

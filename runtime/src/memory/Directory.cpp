@@ -721,6 +721,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lendi
   }
 
   // Commit.
+  plan.reads_fills = false;
   for (std::size_t i = 0; i < uses.size(); ++i) {
     ObjectUse &use = uses[i];
     DataObject &object = *use.object;
@@ -729,6 +730,7 @@ PlanOutcome Directory::plan(Task &task, int space, TaskPlan &plan, Lending lendi
         std::find_if(allocated.begin(), allocated.end(), [&](auto &p) { return p.first == &object; });
     if (fresh == allocated.end()) {
       Stats::add(stats_.cache_hits, 1);
+      plan.reads_fills |= replica.filling();
       cache(space).touch(object);
       if (host_writes_ && use.reads && object.replicas[0].holds_value())
         host_writes_->check_reuse(task, object, device(space).name());

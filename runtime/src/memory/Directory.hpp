@@ -82,6 +82,10 @@ struct TaskPlan {
   std::vector<void *> addresses; // accelerators only: host workers use host_addresses
   std::vector<Transfer> before;
   std::vector<Transfer> after;
+  // Accelerators: a copy of the task's is still filling that the task reads
+  // (a load ahead, another task's fetch): the task must follow the fetches
+  // already issued on its device, as it must its own (`before`).
+  bool reads_fills = false;
 };
 
 // The distinct objects a task uses, with what it does to each.

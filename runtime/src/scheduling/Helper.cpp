@@ -415,8 +415,9 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     if (copies_in) ++staged_copying_in_[space];
     task->queued_estimate = estimate_seconds(*task, space);
     set_queued_seconds(space, queued_seconds_[space] + task->queued_estimate);
-    devices_[space - 1]->submit(
-        DeviceCommand{task, std::move(plan.addresses), std::move(plan.before), std::move(plan.after)});
+    const bool after_fetches = !plan.before.empty() || plan.reads_fills;
+    devices_[space - 1]->submit(DeviceCommand{task, std::move(plan.addresses), std::move(plan.before),
+                                              std::move(plan.after), after_fetches});
   }
   return Placement::Dispatched;
 }

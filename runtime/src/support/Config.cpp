@@ -134,6 +134,8 @@ constexpr const char *known_variables[] = {
     "CSS_PROGRAM_ORDER",
     "CSS_GPU_STREAMS",
     "CSS_GPU_LANE_DEPTH",
+    "CSS_GPU_WAIT_ALL_FETCHES",
+    "CSS_GPU_ALIAS_PRIORITY",
     "CSS_PIN_HOST",
     "CSS_NESTED",
     "CSS_DEVICE_GUARD",
@@ -307,6 +309,10 @@ Config Config::from_environment() {
     config.device_extents = parse_flag("CSS_DEVICE_EXTENTS", v);
   if (const char *v = variable("CSS_GPU_STREAMS"))
     config.gpu_streams = parse_count("CSS_GPU_STREAMS", v, 1, 16);
+  if (const char *v = variable("CSS_GPU_ALIAS_PRIORITY"))
+    config.gpu_alias_priority = parse_flag("CSS_GPU_ALIAS_PRIORITY", v);
+  if (const char *v = variable("CSS_GPU_WAIT_ALL_FETCHES"))
+    config.gpu_wait_all_fetches = parse_flag("CSS_GPU_WAIT_ALL_FETCHES", v);
   if (const char *v = variable("CSS_GPU_LANE_DEPTH"))
     config.gpu_lane_depth = parse_count("CSS_GPU_LANE_DEPTH", v, 0, 64);
   if (const char *v = variable("CSS_GPU_PRIORITY_LANE"))

@@ -117,6 +117,10 @@ struct Config {
   unsigned gpu_lane_depth = 2;   // CSS_GPU_LANE_DEPTH: tasks launched at once per compute stream, the
                                  // highest-ranked whose copies have landed first; 0: every staged task is
                                  // launched as soon as its copies are issued, in the order staged
+  bool gpu_wait_all_fetches = false; // CSS_GPU_WAIT_ALL_FETCHES=1: every task waits for the fetches before
+                                     // it; 0: one with nothing to copy in and no copy filling does not
+  bool gpu_alias_priority = true; // CSS_GPU_ALIAS_PRIORITY=0 to disable: copies within a GPU on a stream of
+                                  // the highest priority (CudaDevice::fetch_stream)
   bool gpu_priority_lane = false; // CSS_GPU_PRIORITY_LANE=1: one more compute stream per GPU, of the highest
                                   // priority, for the tasks that go first (fan-out, highpriority)
   unsigned gpu_partitions = 1;   // CSS_GPU_PARTITIONS: devices each GPU appears as (to test multi-GPU
