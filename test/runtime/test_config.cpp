@@ -177,10 +177,11 @@ TEST(FromEnvironment, ReadsGpuPartitions) {
 
 TEST(FromEnvironment, DefaultsWithoutVariables) {
   ScopedEnvironment env({});
-  for (const char *name : {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY",
-                           "CSS_STATS", "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG",
-                           "CSS_CHECK_REGIONS", "CSS_GPU_PRIORITY_LANE", "CSS_RANK_BY_TIME", "CSS_RANKED_FETCHES",
-                           "CSS_GPU_LANE_DEPTH", "CSS_GPU_WAIT_ALL_FETCHES", "CSS_GPU_ALIAS_PRIORITY"})
+  for (const char *name :
+       {"CSS_NUM_CPUS", "CSS_SIM_DEVICES", "CSS_GPU_PARTITIONS", "CSS_CACHE_POLICY", "CSS_STATS",
+        "CSS_FAN_OUT_FIRST", "CSS_LOAD_AHEAD", "CSS_PIN_HOST", "CSS_DAG", "CSS_CHECK_REGIONS",
+        "CSS_GPU_PRIORITY_LANE", "CSS_RANK_BY_TIME", "CSS_RANKED_FETCHES", "CSS_GPU_LANE_DEPTH",
+        "CSS_GPU_WAIT_ALL_FETCHES", "CSS_GPU_ALIAS_PRIORITY"})
     ::unsetenv(name);
   const Config config = Config::from_environment();
   EXPECT_GE(config.num_cpus, 1u);
