@@ -563,5 +563,52 @@ TEST(LaunchOrder, AtDepthZeroTheOrderStaged) {
   EXPECT_FALSE(long_one_starts_first(0));
 }
 
+// What a launch waits for (CSS_GPU_WAIT_ALL_FETCHES, DeviceCommand::
+// after_fetches). On one modelled device whose link from the host moves 1
+// GB/s, `fetching` reads 16 MiB that must be copied in (about 17 ms);
+// staged after it, `fresh` only writes, and `sharer` reads the same 16 MiB,
+// a copy still filling when it is planned. Returns the start times (ms) of
+// `fetching`, `fresh` and `sharer`, from the trace.
+std::array<double, 3> starts_beside_a_fetch(bool wait_all_fetches) {
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("gpuss_fetch_wait_" + std::to_string(wait_all_fetches) + "_" + std::to_string(::getpid()) + ".json");
+  static std::vector<char> input(std::size_t{16} << 20);
+  static int fresh_result, sharer_result;
+  {
+    Config config = sim_config(0, 1, CachePolicy::WriteBack, "256M");
+    config.sim_model = "default=1ms,h2d=1G";
+    config.gpu_wait_all_fetches = wait_all_fetches;
+    config.trace_file = path.string();
+    Runtime runtime(config);
+    Task("fetching").in(input.data(), input.size()).function(&nothing).submit(runtime);
+    Task("fresh").out(fresh_result).function(&nothing).submit(runtime);
+    Task("sharer").in(input.data(), input.size()).out(sharer_result).function(&nothing).submit(runtime);
+    runtime.barrier();
+  }
+  std::ifstream file(path);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  auto start_of = [&](const std::string &label) {
+    const std::size_t at = text.find("\"name\":\"" + label + "\"");
+    EXPECT_NE(at, std::string::npos) << label << " not in the trace";
+    const std::size_t ts = text.find("\"ts\":", at);
+    return std::stod(text.substr(ts + 5)) / 1000;
+  };
+  return {start_of("fetching"), start_of("fresh"), start_of("sharer")};
+}
+
+TEST(FetchWait, ATaskWithNothingToCopyDoesNotWaitForAnotherTasksFetch) {
+  const auto [fetching, fresh, sharer] = starts_beside_a_fetch(false);
+  EXPECT_LT(fresh, fetching) << "it needs nothing the fetch brings";
+  EXPECT_GE(sharer, fetching) << "it reads what the fetch brings, still filling when it was planned";
+}
+
+TEST(FetchWait, WithWaitAllFetchesEveryTaskFollowsTheFetchesBeforeIt) {
+  const auto [fetching, fresh, sharer] = starts_beside_a_fetch(true);
+  EXPECT_GE(fresh, fetching);
+  EXPECT_GE(sharer, fetching);
+}
+
 } // namespace
 } // namespace gpuss::test

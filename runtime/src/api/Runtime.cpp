@@ -153,7 +153,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const Config &config, PageLock
     std::string error;
     std::optional<DeviceModel> model = DeviceModel::parse(config.sim_model, error);
     if (!model) fatal("CSS_SIM_MODEL: " + error);
-    return make_model_devices(1, config.sim_devices, *model, config.gpu_lane_depth > 0);
+    return make_model_devices(1, config.sim_devices, *model, config.gpu_lane_depth > 0,
+                              config.gpu_wait_all_fetches);
   }
   if (config.sim_devices > 0) {
     std::vector<std::unique_ptr<Device>> devices;

@@ -116,8 +116,12 @@ struct DeviceModel;
 // `launch_by_rank`: their compute engine takes the staged task that goes
 // first among those whose copies have landed, as a GPU worker launches with
 // a lane depth (CSS_GPU_LANE_DEPTH); else the tasks in the order staged.
+// `wait_all_fetches`: every task waits for all the fetches laid out before
+// it, as a GPU worker did before CSS_GPU_WAIT_ALL_FETCHES=0; else one that
+// neither copies in nor reads a copy still filling does not.
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
-                                                        const DeviceModel &model, bool launch_by_rank);
+                                                        const DeviceModel &model, bool launch_by_rank,
+                                                        bool wait_all_fetches);
 
 class PageLocks;
 class PageLocker;

@@ -108,8 +108,9 @@ private:
 class ModelDevice final : public Device {
 public:
   ModelDevice(int space, std::shared_ptr<const DeviceModel> model, std::shared_ptr<HostLinks> links,
-              bool launch_by_rank)
-      : Device(space), model_(std::move(model)), links_(std::move(links)), launch_by_rank_(launch_by_rank) {}
+              bool launch_by_rank, bool wait_all_fetches)
+      : Device(space), model_(std::move(model)), links_(std::move(links)), launch_by_rank_(launch_by_rank),
+        wait_all_fetches_(wait_all_fetches) {}
   ~ModelDevice() override { stop(); }
 
   DeviceKind kind() const override { return DeviceKind::Simulated; }
@@ -190,14 +191,18 @@ private:
     } else {
       // Copies from the host and from peers take separate engines, as on a
       // GPU worker. The task waits for everything both engines were given
-      // so far: a value it reads may come from an earlier command's copy.
+      // so far, since a value it reads may come from an earlier command's
+      // copy, unless it has no copy of its own and reads none still filling
+      // (DeviceCommand::after_fetches).
       line.from_host = lay_out_copies(
           command.before, [](const Transfer &t) { return t.from_space == 0 || t.is_alias_copy(); }, arrival.at,
           in_free_);
       line.from_peers = lay_out_copies(
           command.before, [](const Transfer &t) { return t.from_space != 0 && !t.is_alias_copy(); }, arrival.at,
           peer_free_);
-      line.copies_end = std::max({arrival.at, in_free_, peer_free_});
+      line.copies_end = wait_all_fetches_ || command.after_fetches
+                            ? std::max({arrival.at, in_free_, peer_free_})
+                            : arrival.at;
       line.command = std::move(command);
       if (!launch_by_rank_) lay_out_task(line, line.copies_end);
       return line;
@@ -310,6 +315,7 @@ private:
   Inbox<Arrival> inbox_;
   double in_free_ = 0, peer_free_ = 0, compute_free_ = 0, out_free_ = 0; // worker thread only
   const bool launch_by_rank_;                                            // CSS_GPU_LANE_DEPTH not 0
+  const bool wait_all_fetches_;                                          // CSS_GPU_WAIT_ALL_FETCHES
   std::vector<Timeline> waiting_; // launch_by_rank_: tasks whose copies are laid out, not their body
   std::jthread thread_;
 };
@@ -317,13 +323,14 @@ private:
 } // namespace
 
 std::vector<std::unique_ptr<Device>> make_model_devices(int first_space, unsigned count,
-                                                        const DeviceModel &model, bool launch_by_rank) {
+                                                        const DeviceModel &model, bool launch_by_rank,
+                                                        bool wait_all_fetches) {
   auto shared_model = std::make_shared<const DeviceModel>(model);
   auto links = std::make_shared<HostLinks>(model);
   std::vector<std::unique_ptr<Device>> devices;
   for (unsigned i = 0; i < count; ++i)
     devices.push_back(std::make_unique<ModelDevice>(first_space + static_cast<int>(i), shared_model, links,
-                                                    launch_by_rank));
+                                                    launch_by_rank, wait_all_fetches));
   return devices;
 }
 
