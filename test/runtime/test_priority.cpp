@@ -506,6 +506,24 @@ TEST(ProgramOrder, RanksFollowSubmissionOrder) {
 INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
                          [](const auto &info) { return "cpus" + std::to_string(info.param); });
 
+void nothing(void *, const css_task_env *) {}
+
+// The trace a run wrote, removed once read.
+std::string take_trace(const std::filesystem::path &path) {
+  std::ifstream file(path);
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path);
+  return text;
+}
+
+// The start (ms) of the trace's first event named `label`.
+double start_ms(const std::string &trace, const std::string &label) {
+  const std::size_t at = trace.find("\"name\":\"" + label + "\"");
+  EXPECT_NE(at, std::string::npos) << label << " not in the trace";
+  const std::size_t ts = trace.find("\"ts\":", at);
+  return std::stod(trace.substr(ts + 5)) / 1000;
+}
+
 // CSS_GPU_LANE_DEPTH: a device launches the staged task that goes first
 // among those whose copies have landed, not the one staged first. On one
 // modelled device (bodies do not run), a gate of 100 ms holds the compute
@@ -516,8 +534,6 @@ INSTANTIATE_TEST_SUITE_P(Priority, Priority, ::testing::Values(1u, 2u),
 // ends, the engine takes `long_one` first; launched in the order staged
 // (depth 0, before 2026-11-29), `short_one`. Each run: whether `long_one`
 // started first, read from the trace.
-void nothing(void *, const css_task_env *) {}
-
 bool long_one_starts_first(unsigned lane_depth) {
   const auto path =
       std::filesystem::temp_directory_path() /
@@ -543,16 +559,8 @@ bool long_one_starts_first(unsigned lane_depth) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     runtime.barrier();
   }
-  std::ifstream file(path);
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  std::filesystem::remove(path);
-  auto start_of = [&](const std::string &label) {
-    const std::size_t at = text.find("\"name\":\"" + label + "\"");
-    EXPECT_NE(at, std::string::npos) << label << " not in the trace";
-    const std::size_t ts = text.find("\"ts\":", at);
-    return std::stod(text.substr(ts + 5));
-  };
-  return start_of("long_one") < start_of("short_one");
+  const std::string trace = take_trace(path);
+  return start_ms(trace, "long_one") < start_ms(trace, "short_one");
 }
 
 TEST(LaunchOrder, TheHighestRankedStagedTaskGoesFirst) {
@@ -586,16 +594,8 @@ std::array<double, 3> starts_beside_a_fetch(bool wait_all_fetches) {
     Task("sharer").in(input.data(), input.size()).out(sharer_result).function(&nothing).submit(runtime);
     runtime.barrier();
   }
-  std::ifstream file(path);
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  std::filesystem::remove(path);
-  auto start_of = [&](const std::string &label) {
-    const std::size_t at = text.find("\"name\":\"" + label + "\"");
-    EXPECT_NE(at, std::string::npos) << label << " not in the trace";
-    const std::size_t ts = text.find("\"ts\":", at);
-    return std::stod(text.substr(ts + 5)) / 1000;
-  };
-  return {start_of("fetching"), start_of("fresh"), start_of("sharer")};
+  const std::string trace = take_trace(path);
+  return {start_ms(trace, "fetching"), start_ms(trace, "fresh"), start_ms(trace, "sharer")};
 }
 
 TEST(FetchWait, ATaskWithNothingToCopyDoesNotWaitForAnotherTasksFetch) {
