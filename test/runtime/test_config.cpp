@@ -117,6 +117,15 @@ TEST(FromEnvironment, ReadsEveryVariable) {
   EXPECT_EQ(config.dag_file, "graph.dot");
 }
 
+TEST(FromEnvironment, FetchQueueTakesASizeAndZero) {
+  for (auto [text, bytes] : {std::pair{"256M", std::size_t{256} << 20}, std::pair{"0", std::size_t{0}},
+                             std::pair{"65536", std::size_t{65536}}}) {
+    ScopedEnvironment env({{std::string("CSS_FETCH_QUEUE"), std::string(text)}});
+    EXPECT_EQ(Config::from_environment().fetch_queue, bytes) << "CSS_FETCH_QUEUE=" << text;
+  }
+  EXPECT_EQ(Config{}.fetch_queue, std::size_t{1} << 30);
+}
+
 TEST(FromEnvironment, PinHostTakesSwitchesAndBarrier) {
   for (auto [text, pinning] :
        {std::pair{"1", HostPinning::UntilFreed}, std::pair{"on", HostPinning::UntilFreed},
@@ -319,6 +328,7 @@ TEST(UnknownVariables, NoneOfTheDocumentedOnes) {
       "CSS_GPU_ALIAS_PRIORITY",
       "CSS_LOAD_AHEAD",
       "CSS_RANKED_FETCHES",
+      "CSS_FETCH_QUEUE",
       "CSS_MAX_TASKS",
       "CSS_MPI_NET",
       "CSS_NESTED",
@@ -338,7 +348,8 @@ TEST(UnknownVariables, NoneOfTheDocumentedOnes) {
       "CSS_STATS",
       "CSS_TRACE",
       "CSS_UNLOCKED_COPIES",
-      "CSS_WB_CLEAN"};
+      "CSS_WB_CLEAN",
+  };
   std::vector<std::pair<std::string, std::string>> all;
   for (const char *name : documented)
     all.emplace_back(name, "1");
@@ -374,6 +385,12 @@ INSTANTIATE_TEST_SUITE_P(Sizes, MalformedVariable,
                                            std::pair{"CSS_DEVICE_GUARD", "1e30"},
                                            std::pair{"CSS_RENAME_MEMORY", "inf"},
                                            std::pair{"CSS_RENAME_MEMORY", "-1M"}),
+                         malformed_name);
+
+INSTANTIATE_TEST_SUITE_P(FetchQueue, MalformedVariable,
+                         ::testing::Values(std::pair{"CSS_FETCH_QUEUE", "10%"},
+                                           std::pair{"CSS_FETCH_QUEUE", "lots"},
+                                           std::pair{"CSS_FETCH_QUEUE", "-1"}),
                          malformed_name);
 
 INSTANTIATE_TEST_SUITE_P(GpuPartitions, MalformedVariable,

@@ -610,5 +610,60 @@ TEST(FetchWait, WithWaitAllFetchesEveryTaskFollowsTheFetchesBeforeIt) {
   EXPECT_GE(sharer, fetching);
 }
 
+// CSS_FETCH_QUEUE (Helper::queues_long_fetch): until a barrier has ranked
+// the graph, a device stages a task that copies in only while its staged
+// tasks' copies in stay under the cap, so that the ranks, when they come,
+// still decide what goes through the link. One modelled device whose link
+// moves 250 MB/s: `first` copies in 8 MiB (about 34 ms) and writes what
+// `second` reads, which copies in 8 MiB more; submitted between them, six
+// `other_N` each copy in 8 MiB of their own. The barrier, 10 ms later,
+// ranks `second` above them by the critical path (a task follows it), and
+// loads its input ahead of theirs; but copies already issued go first.
+// Returns how many of the others started before `second`, from the trace.
+int others_before_second(std::size_t fetch_queue) {
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("gpuss_fetch_queue_" + std::to_string(fetch_queue) + "_" + std::to_string(::getpid()) + ".json");
+  constexpr int others = 6;
+  constexpr std::size_t bytes = std::size_t{8} << 20;
+  static std::vector<char> first_input(bytes), second_input(bytes), other_input[others];
+  static int link, result;
+  static const char *const other_labels[others] = {"other_0", "other_1", "other_2", "other_3",
+                                                   "other_4", "other_5"}; // labels outlive their tasks
+  for (std::vector<char> &input : other_input)
+    input.resize(bytes); // written before the clock: the submissions come within microseconds
+  {
+    Config config = sim_config(0, 1, CachePolicy::WriteBack, "256M");
+    config.sim_model = "default=1ms,h2d=250M";
+    config.program_order = ProgramOrder::Never;
+    config.fetch_queue = fetch_queue;
+    config.trace_file = path.string();
+    Runtime runtime(config);
+    Task("first").in(first_input.data(), bytes).out(link).function(&nothing).submit(runtime);
+    for (int i = 0; i < others; ++i)
+      Task(other_labels[i]).in(other_input[i].data(), bytes).function(&nothing).submit(runtime);
+    Task("second").in(link).in(second_input.data(), bytes).out(result).function(&nothing).submit(runtime);
+    Task("third").inout(result).function(&nothing).submit(runtime);
+    // Without the cap every `other_N` is staged within microseconds; the
+    // barrier comes while `first` still copies in.
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    runtime.barrier();
+  }
+  const std::string trace = take_trace(path);
+  const double second = start_ms(trace, "second");
+  int before = 0;
+  for (int i = 0; i < others; ++i)
+    before += start_ms(trace, other_labels[i]) < second;
+  return before;
+}
+
+TEST(FetchQueue, ALaterHigherRankedTaskIsNotQueuedBehindEveryCopy) {
+  EXPECT_LE(others_before_second(std::size_t{16} << 20), 2) << "two tasks' copies in at most ahead of it";
+}
+
+TEST(FetchQueue, WithoutACapEveryStagedCopyGoesFirst) {
+  EXPECT_GE(others_before_second(0), 4);
+}
+
 } // namespace
 } // namespace gpuss::test

@@ -95,6 +95,7 @@ struct Task {
   bool goes_first = false;  // made ready ahead of others (Helper::goes_first); a GPU's priority lane takes it
   bool staged_unlocked = false; // staged on a device while inputs of it were not page-locked
   bool staged_copying_in = false; // staged on a device while inputs of it were not there yet
+  std::size_t staged_fetch_bytes = 0; // what its staging copied in (Helper::queues_long_fetch)
   // The work the helper counted for it in its device's queue when it staged
   // it; the same amount comes off at its completion (Helper::queued_seconds_).
   double queued_estimate = 0;

@@ -21,6 +21,7 @@ Helper::Helper(HelperParts parts)
   staged_.assign(devices_.size() + 1, 0);
   staged_unlocked_.assign(devices_.size() + 1, 0);
   staged_copying_in_.assign(devices_.size() + 1, 0);
+  staged_fetch_bytes_.assign(devices_.size() + 1, 0);
   queued_seconds_.assign(devices_.size() + 1, 0.0);
   loads_in_flight_.assign(devices_.size() + 1, 0);
   full_for_loads_.assign(devices_.size() + 1, false);
@@ -67,6 +68,7 @@ bool Helper::drain_queues() {
   // the ranking is whole once `rankings` counts it.
   if (queues_.ranked.exchange(false, std::memory_order_acq_rel)) {
     queues_.ranking.store(false, std::memory_order_release);
+    queues_.unranked.store(false, std::memory_order_release);
     for (std::vector<TaskRef> &ranked : queues_.timed_rankings.drain()) {
       timed_ranks_.adopt(std::move(ranked));
       kind_newly_timed_ = true; // kinds timed before this barrier weigh its ranks at once
@@ -215,6 +217,7 @@ void Helper::on_completion(Completion &completion) {
     --staged_[space];
     if (task.staged_unlocked) --staged_unlocked_[space];
     if (task.staged_copying_in) --staged_copying_in_[space];
+    staged_fetch_bytes_[space] -= task.staged_fetch_bytes;
     // What was added at staging comes off, not today's estimate. Durations
     // are learned as tasks finish, and on a GPU a kernel's time depends on
     // what shares the device with it; subtracting the newer estimate let
@@ -390,7 +393,8 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     return Placement::Deferred;
 
   const bool copies_in = space != 0 && chosen.fetch_bytes > 0;
-  if (copies_in && (yields_link_to_loads(*task, space) || waits_for_ranks(space))) {
+  if (copies_in && (yields_link_to_loads(*task, space) || waits_for_ranks(space) ||
+                    queues_long_fetch(chosen.fetch_bytes, space))) {
     Stats::add(stats_.link_yields, 1);
     return Placement::Deferred;
   }
@@ -413,6 +417,8 @@ Helper::Placement Helper::place(const TaskRef &task, int only_space) {
     if (task->staged_unlocked) ++staged_unlocked_[space];
     task->staged_copying_in = copies_in;
     if (copies_in) ++staged_copying_in_[space];
+    task->staged_fetch_bytes = copies_in ? chosen.fetch_bytes : 0;
+    staged_fetch_bytes_[space] += task->staged_fetch_bytes;
     task->queued_estimate = estimate_seconds(*task, space);
     set_queued_seconds(space, queued_seconds_[space] + task->queued_estimate);
     const bool after_fetches = !plan.before.empty() || plan.reads_fills;
@@ -608,6 +614,31 @@ bool Helper::waits_for_ranks(int space) const {
   // ranks come.
   return config_.ranked_fetches && staged_copying_in_[space] > 0 &&
          queues_.ranking.load(std::memory_order_acquire);
+}
+
+bool Helper::queues_long_fetch(std::size_t fetch_bytes, int space) const {
+  // A device's copies in go through its one copy engine in the order they
+  // were issued, so a task staged behind a queue of them waits for all of
+  // it, however urgent. Once a barrier has ranked the graph, loads ahead
+  // and yields_link_to_loads give the link to the ranks; before, nothing
+  // orders it. Where every chain of the graph has one ready task at a time
+  // that copies in (an LU's row swaps down each block column), staging all
+  // of them at once queued one copy per block column ahead of each chain's
+  // next task: in an LU's first run, when the first panel ended while the
+  // master was still submitting, 22 swap tasks' 6.6 GB went first and the
+  // first block column's next swap waited 160 ms for its copy (one H200,
+  // 2026-11-29, fifteenth session; 7 runs of 13 on that node). So until the
+  // ranks come, a device takes a task that copies in only while what its
+  // staged tasks copy in stays under CSS_FETCH_QUEUE (1 GiB, some 25 ms of
+  // the link), or when it has nothing else to copy; the rest wait in the
+  // ready lists, where the ranks, once they come, and later, more urgent
+  // tasks can still go ahead of them. (Counted from staging until the task
+  // finishes: the helper hears of nothing sooner.) Capping the queue all
+  // the time cost an LU's first run 2-3% (same call) and held back 44,000
+  // placements a run.
+  const std::size_t queued = staged_fetch_bytes_[space];
+  return config_.fetch_queue > 0 && queued > 0 && queued + fetch_bytes > config_.fetch_queue &&
+         queues_.unranked.load(std::memory_order_acquire);
 }
 
 void Helper::drop_loads_of_placed_readers() {

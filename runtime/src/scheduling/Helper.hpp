@@ -64,6 +64,10 @@ struct HelperQueues {
   // The master is ranking at a barrier, from its start until the helper has
   // taken the ranks in (Helper::waits_for_ranks).
   std::atomic<bool> ranking{false};
+  // The master has submitted tasks that a barrier has not ranked yet, from
+  // the first submission after a barrier until the helper has taken that
+  // barrier's ranks in (Helper::queues_long_fetch).
+  std::atomic<bool> unranked{false};
   WakeSignal signal;                              // rung by every producer of the queues above
 };
 
@@ -129,6 +133,7 @@ private:
   bool eligible(const Task &task, int space) const;
   bool has_room(int space) const;
   bool waits_for_ranks(int space) const;
+  bool queues_long_fetch(std::size_t fetch_bytes, int space) const;
   double estimate_seconds(const Task &task, int space) const;
   // Device `space`'s estimated queued work, also published for the stats.
   void set_queued_seconds(int space, double seconds);
@@ -179,6 +184,9 @@ private:
   // Per space: the staged tasks that had inputs to copy in when they were
   // staged (yields_link_to_loads).
   std::vector<unsigned> staged_copying_in_;
+  // Per space: the bytes those tasks copied in when they were staged, until
+  // they finish (queues_long_fetch).
+  std::vector<std::size_t> staged_fetch_bytes_;
   // Per space: the work staged there, as the sum of the estimates its staged
   // tasks were counted with (Task::queued_estimate).
   std::vector<double> queued_seconds_;

@@ -130,6 +130,7 @@ constexpr const char *known_variables[] = {
     "CSS_FAN_OUT_FIRST",
     "CSS_LOAD_AHEAD",
     "CSS_RANKED_FETCHES",
+    "CSS_FETCH_QUEUE",
     "CSS_OOC_ORDER",
     "CSS_PROGRAM_ORDER",
     "CSS_GPU_STREAMS",
@@ -301,6 +302,9 @@ Config Config::from_environment() {
   if (const char *v = variable("CSS_LOAD_AHEAD")) config.load_ahead = parse_flag("CSS_LOAD_AHEAD", v);
   if (const char *v = variable("CSS_RANKED_FETCHES"))
     config.ranked_fetches = parse_flag("CSS_RANKED_FETCHES", v);
+  if (const char *v = variable("CSS_FETCH_QUEUE"))
+    if (!parse_memory_size(v, 0, config.fetch_queue) || std::string(v).back() == '%')
+      fatal(std::string("CSS_FETCH_QUEUE='") + v + "' is not a size in bytes (with K/M/G)");
   if (const char *v = variable("CSS_OOC_ORDER")) config.ooc_order = parse_flag("CSS_OOC_ORDER", v);
   if (const char *v = variable("CSS_PROGRAM_ORDER")) config.program_order = parse_program_order(v);
   if (const char *v = variable("CSS_DEVICE_ALIASES"))

@@ -107,6 +107,8 @@ struct Config {
   bool load_ahead = true;        // CSS_LOAD_AHEAD=0 to disable: with ranks (CSS_CRITICAL_PATH), devices
                                  // whose fetch engines have room load the inputs of the highest-ranked
                                  // unfinished tasks before those tasks are ready
+  std::size_t fetch_queue = std::size_t{1} << 30; // CSS_FETCH_QUEUE: bytes of copies in that a device's
+                                                  // staged tasks may have ahead of the next one (0: any)
   bool ranked_fetches = true;    // CSS_RANKED_FETCHES=0 to disable: while a load ahead for a higher-ranked
                                  // task waits, a device with a staged task copying in stages no other
                                  // that must copy in (Helper::yields_link_to_loads)
