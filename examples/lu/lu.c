@@ -4,7 +4,8 @@
  * it, and a check.
  *
  *   lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]
- *      [--left-swaps steps|end] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]
+ *      [--left-swaps steps|end] [--order left|right|staggered] [--stagger P] [--gpu-panel]
+ *      [--inverse-trsm] [--prelocked]
  *
  * The matrix is one malloc'd array in column-major order with leading
  * dimension lda >= n (a run-time value): element (r, c) is A[c * lda + r].
@@ -36,11 +37,12 @@
  * column j takes the updates of steps 0 .. j-1, then panel j is factored:
  * the same tasks, each tile updated in the same order, so the same factors),
  * which the runtime runs in the program's order; --order right writes them
- * step by step, as LAPACK's dgetrf. Built by a plain C compiler the pragmas
+ * step by step, as LAPACK's dgetrf, and --order staggered in between (each
+ * block column starts taking its updates part way: lu_factor). Built by a plain C compiler the pragmas
  * are ignored and this is LAPACK's algorithm. The last line of output is
  *
  *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=groups|tiles|columns left=end|steps
- *      memory=first-run|prelocked trsm=solve|inverse order=left|right seconds=.. gflops=..
+ *      memory=first-run|prelocked trsm=solve|inverse order=left|right|staggered:P seconds=.. gflops=..
  *      check=PASS|FAIL|skipped
  *
  * (one line). memory=first-run (the default): the matrix is written by plain
@@ -217,100 +219,148 @@ static void dupdate_column(int n, double *A, int lda, int *ipiv, int k, int j, l
     lu_dgemm(lda, TILE(A, i, k), TILE(A, k, j), TILE(A, i, j)); /* 4 */
 }
 
-/* How the steps are written (--order). Both run the same tasks on the same
- * data, each tile taking its updates in the same order (step 0, 1, ...), so
- * they compute the same factors and the dataflow graph is the same; only
- * the order of the calls differs.
+/* How the steps are written (--order). Every order runs the same tasks on the
+ * same data, each tile taking its updates in the same order (step 0, 1, ...),
+ * so they compute the same factors and the dataflow graph is the same; only
+ * the order of the calls differs, and with it how the runtime ranks the
+ * graph (docs/lu.md, "The order of the calls").
  *
- * Left-looking (the default): block column j takes the updates of every
- * earlier step, then its panel is factored. The program then submits each
- * panel right after what it needs, and the runtime ranks the graph in that
- * order (CSS_PROGRAM_ORDER=auto, docs/environment.md): at a first run the
- * block columns arrive on the GPU one after another and each is updated as
- * it arrives (docs/lu.md, "The order of the calls").
+ * The calls go in iterations, one per panel. Block column j is *active* from
+ * iteration first_step(j) on: in that iteration it takes every step's update
+ * it has not had yet, and in each later one the step of that iteration.
+ * Iteration i brings block column i up to date, factors panel i, then gives
+ * step i's update to every active block column right of it, nearest first.
  *
- * Right-looking (--order right, LAPACK's dgetrf): step k factors panel k and
- * updates every block column right of it. The runtime ranks this graph by
- * its critical path. */
+ * - Left-looking (--order left, the default): block column j is active only
+ *   from its own iteration, first_step(j) = j: it takes the updates of
+ *   every earlier step, then its panel is factored. The program then
+ *   submits each panel right after what it needs, and the runtime ranks the
+ *   graph in that order (CSS_PROGRAM_ORDER=auto, docs/environment.md): at a
+ *   first run the block columns arrive on the GPU one after another and
+ *   each is updated as it arrives.
+ * - Right-looking (--order right, LAPACK's dgetrf): every block column is
+ *   active from the start, first_step(j) = 0: step k factors panel k and
+ *   updates every block column right of it. The runtime ranks this graph by
+ *   its critical path.
+ * - Staggered (--order staggered): block column j is active from iteration
+ *   j * stagger / 100 (--stagger, 50 by default): it starts taking updates
+ *   part way, so that its chain of steps (each waits for the one before)
+ *   is not left to the end, as left-looking leaves the last block column's,
+ *   while the first iterations still touch few block columns. */
 typedef struct {
-  lu_swaps swaps;    /* --swaps */
-  bool gpu_panel;    /* --gpu-panel */
-  bool left_at_end;  /* --left-swaps end */
-  bool left_looking; /* --order left */
+  lu_swaps swaps;   /* --swaps */
+  bool gpu_panel;   /* --gpu-panel */
+  bool left_at_end; /* --left-swaps end */
+  int stagger;      /* block column j is active from iteration j * stagger / 100: left 100, right 0 */
 } lu_options;
+
+static int first_step(const lu_options *options, int j) {
+  return (int)((long)j * options->stagger / 100);
+}
+
+/* The factorisation's data, for the calls of either precision. */
+typedef struct {
+  int n, lda;
+  void *A;       /* float or double, lda x n */
+  int *ipiv;     /* n pivots */
+  void *inverse; /* --inverse-trsm: the buffers (STEP_INVERSE), or NULL */
+  lu_options options;
+} lu_problem;
+
+/* One precision's calls, so that the order of the calls is written once. */
+typedef struct {
+  void (*update)(const lu_problem *p, int k, int j);   /* step k's update of block column j > k */
+  void (*panel)(const lu_problem *p, int j);           /* panel j, and with --inverse-trsm its L(j, j)^-1 */
+  void (*swaps)(const lu_problem *p, int step, int k); /* step's interchanges on L(., k), k < step */
+  void (*left_at_end)(const lu_problem *p, int j);     /* every later interchange on L(., j) */
+} lu_calls;
+
+static void s_update(const lu_problem *p, int k, int j) {
+  const int nt = p->n / NB;
+  float *inverse = p->inverse;
+  supdate_column(p->n, p->A, p->lda, p->ipiv, k, j, p->options.swaps, STEP_INVERSE(inverse, k));
+}
+static void s_panel(const lu_problem *p, int j) {
+  const int nt = p->n / NB, lda = p->lda;
+  float *A = p->A, *inverse = p->inverse;
+  spanel(p->n - j * NB, lda, TILE(A, j, j), j * NB, p->ipiv + j * NB, p->options.gpu_panel); /* 1 */
+  float *Linv = STEP_INVERSE(inverse, j);
+  if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
+}
+static void s_swaps(const lu_problem *p, int step, int k) {
+  sswap_block_column(p->n, p->A, p->lda, p->ipiv, step, k, p->options.swaps); /* 2, left */
+}
+static void s_left_at_end(const lu_problem *p, int j) {
+  const int lda = p->lda;
+  float *A = p->A;
+  lu_slaswp_left(p->n - j * NB, lda, TILE(A, j, j), j * NB, p->ipiv + j * NB);
+}
+static const lu_calls single_calls = {s_update, s_panel, s_swaps, s_left_at_end};
+
+static void d_update(const lu_problem *p, int k, int j) {
+  const int nt = p->n / NB;
+  double *inverse = p->inverse;
+  dupdate_column(p->n, p->A, p->lda, p->ipiv, k, j, p->options.swaps, STEP_INVERSE(inverse, k));
+}
+static void d_panel(const lu_problem *p, int j) {
+  const int nt = p->n / NB, lda = p->lda;
+  double *A = p->A, *inverse = p->inverse;
+  dpanel(p->n - j * NB, lda, TILE(A, j, j), j * NB, p->ipiv + j * NB, p->options.gpu_panel); /* 1 */
+  double *Linv = STEP_INVERSE(inverse, j);
+  if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
+}
+static void d_swaps(const lu_problem *p, int step, int k) {
+  dswap_block_column(p->n, p->A, p->lda, p->ipiv, step, k, p->options.swaps); /* 2, left */
+}
+static void d_left_at_end(const lu_problem *p, int j) {
+  const int lda = p->lda;
+  double *A = p->A;
+  lu_dlaswp_left(p->n - j * NB, lda, TILE(A, j, j), j * NB, p->ipiv + j * NB);
+}
+static const lu_calls double_calls = {d_update, d_panel, d_swaps, d_left_at_end};
 
 /* The swaps left of the panel: only the final L needs them, and the
  * updates of step k on every block column right of it read L(., k) as the
  * panel left it. By default (--left-swaps steps) step s's interchanges on
- * L(., k), k < s, are the tile tasks used on the right, called where
- * nothing later reads the unswapped L(., k): left-looking, after the last
- * block column's updates, each block column's steps in order (tile row s
- * of L is final after step s's, and goes home while the rest computes);
- * right-looking, last in step s. --left-swaps end: each block column takes
- * all of its later interchanges at the end, in one task over the region its
- * panel task factored (laswp_left), and L goes home only then. The same
- * interchanges, in the same order on each block column. inverse: NULL, or
- * the buffers of --inverse-trsm (STEP_INVERSE). */
-static void lu_s(int n, float *A, int lda, int *ipiv, lu_options options, float *inverse) {
-  const int nt = n / NB;
-  if (options.left_looking) {
-    for (int j = 0; j < nt; j++) {
-      for (int k = 0; k < j; k++)
-        supdate_column(n, A, lda, ipiv, k, j, options.swaps, STEP_INVERSE(inverse, k));
-      spanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
-      float *Linv = STEP_INVERSE(inverse, j);
-      if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
-    }
-    if (!options.left_at_end)
-      for (int k = 0; k + 1 < nt; k++) /* 2, left */
-        for (int step = k + 1; step < nt; step++)
-          sswap_block_column(n, A, lda, ipiv, step, k, options.swaps);
-  } else {
-    for (int k = 0; k < nt; k++) {
-      spanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
-      float *Linv = STEP_INVERSE(inverse, k);
-      if (Linv != NULL) lu_sinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
-      for (int j = k + 1; j < nt; j++)
-        supdate_column(n, A, lda, ipiv, k, j, options.swaps, Linv);
-      if (!options.left_at_end)
-        for (int j = 0; j < k; j++) /* 2, left of the panel */
-          sswap_block_column(n, A, lda, ipiv, k, j, options.swaps);
-    }
+ * L(., k), k < s, are the tile tasks used on the right, called in the first
+ * iteration (>= s) after the last read of the unswapped L(., k): the
+ * iteration in which the last block column takes step k. Left-looking that
+ * is the last iteration, after which each block column takes its steps in
+ * order (tile row s of L is final after step s's, and goes home while the
+ * rest computes); right-looking, iteration s itself. --left-swaps end: each
+ * block column takes all of its later interchanges at the end, in one task
+ * over the region its panel task factored (laswp_left), and L goes home only
+ * then. The same interchanges, in the same order on each block column. */
+static void lu_factor(const lu_problem *p, const lu_calls *calls) {
+  const int nt = p->n / NB;
+  const lu_options *options = &p->options;
+  int *next_update = calloc((size_t)nt, sizeof(int)); /* per block column: the first step it has not taken */
+  int *next_swap = calloc((size_t)nt, sizeof(int));   /* per block column of L: the first step not applied */
+  if (next_update == NULL || next_swap == NULL) {
+    fprintf(stderr, "lu: out of memory for %d block columns\n", nt);
+    exit(1);
   }
-  if (options.left_at_end)
-    for (int j = 0; j + 1 < nt; j++)
-      lu_slaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
-}
-
-static void lu_d(int n, double *A, int lda, int *ipiv, lu_options options, double *inverse) {
-  const int nt = n / NB;
-  if (options.left_looking) {
-    for (int j = 0; j < nt; j++) {
-      for (int k = 0; k < j; k++)
-        dupdate_column(n, A, lda, ipiv, k, j, options.swaps, STEP_INVERSE(inverse, k));
-      dpanel(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB, options.gpu_panel); /* 1 */
-      double *Linv = STEP_INVERSE(inverse, j);
-      if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, j, j), Linv); /* 3, by inverse: L(j, j)^-1 */
-    }
-    if (!options.left_at_end)
-      for (int k = 0; k + 1 < nt; k++) /* 2, left */
-        for (int step = k + 1; step < nt; step++)
-          dswap_block_column(n, A, lda, ipiv, step, k, options.swaps);
-  } else {
-    for (int k = 0; k < nt; k++) {
-      dpanel(n - k * NB, lda, TILE(A, k, k), k * NB, ipiv + k * NB, options.gpu_panel); /* 1 */
-      double *Linv = STEP_INVERSE(inverse, k);
-      if (Linv != NULL) lu_dinvert_diag(lda, TILE(A, k, k), Linv); /* 3, by inverse: L(k, k)^-1 */
-      for (int j = k + 1; j < nt; j++)
-        dupdate_column(n, A, lda, ipiv, k, j, options.swaps, Linv);
-      if (!options.left_at_end)
-        for (int j = 0; j < k; j++) /* 2, left of the panel */
-          dswap_block_column(n, A, lda, ipiv, k, j, options.swaps);
-    }
+  for (int k = 0; k < nt; k++)
+    next_swap[k] = k + 1;
+  const int last_active = first_step(options, nt - 1); /* the iteration the last block column starts in */
+  for (int i = 0; i < nt; i++) {
+    for (; next_update[i] < i; next_update[i]++) /* block column i up to date */
+      calls->update(p, next_update[i], i);
+    calls->panel(p, i);
+    for (int j = i + 1; j < nt; j++) /* step i, and any step missed, on the active block columns */
+      if (first_step(options, j) <= i)
+        for (; next_update[j] <= i; next_update[j]++)
+          calls->update(p, next_update[j], j);
+    if (!options->left_at_end && i >= last_active) /* the last block column has read every L(., k), k < i */
+      for (int k = 0; k < i; k++)
+        for (; next_swap[k] <= i; next_swap[k]++)
+          calls->swaps(p, next_swap[k], k);
   }
-  if (options.left_at_end)
+  if (options->left_at_end)
     for (int j = 0; j + 1 < nt; j++)
-      lu_dlaswp_left(n - j * NB, lda, TILE(A, j, j), j * NB, ipiv + j * NB);
+      calls->left_at_end(p, j);
+  free(next_update);
+  free(next_swap);
 }
 
 /* ---------------------------------------------------------------- the matrix */
@@ -563,31 +613,33 @@ done:
 /* ---------------------------------------------------------------- the driver */
 
 static void usage(const char *message) {
-  fprintf(
-      stderr,
-      "lu: %s\n"
-      "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]\n"
-      "          [--left-swaps steps|end] [--order left|right] [--gpu-panel] [--inverse-trsm] [--prelocked]\n"
-      "  -n N            matrix order (default 4096); a multiple of NB\n"
-      "  -t NB           tile size (default 256)\n"
-      "  --lda LDA       leading dimension, at least N (default N)\n"
-      "  -p s|d          precision (default d)\n"
-      "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
-      "  --swaps groups  row interchanges as tasks on up to 8 tiles below a panel's row (default)\n"
-      "  --swaps tiles   ... one task per tile below the panel's row\n"
-      "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
-      "  --left-swaps steps  the interchanges left of each panel step by step, by the tasks used on\n"
-      "                      the right, once nothing reads the unswapped rows (default)\n"
-      "  --left-swaps end    ... at the end, one task per block column\n"
-      "  --order left    block column by block column: each takes every earlier step's updates, then\n"
-      "                  its panel is factored (the default)\n"
-      "  --order right   step by step, as LAPACK's dgetrf: each panel, then its updates on the right\n"
-      "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
-      "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
-      "                  an NB x NB buffer per step); the block row's solves become products by it\n"
-      "  --prelocked     factor once untimed first, write A again and time the second run\n"
-      "                  (memory=prelocked); default: the first run (memory=first-run)\n",
-      message);
+  fprintf(stderr,
+          "lu: %s\n"
+          "usage: lu [-n N] [-t NB] [--lda LDA] [-p s|d] [--check] [--swaps groups|tiles|columns]\n"
+          "          [--left-swaps steps|end] [--order left|right|staggered] [--stagger P] [--gpu-panel]\n"
+          "          [--inverse-trsm] [--prelocked]\n"
+          "  -n N            matrix order (default 4096); a multiple of NB\n"
+          "  -t NB           tile size (default 256)\n"
+          "  --lda LDA       leading dimension, at least N (default N)\n"
+          "  -p s|d          precision (default d)\n"
+          "  --check         verify PA = LU (|PAx - LUx|; the whole |PA - LU| against LAPACK for n <= 2048)\n"
+          "  --swaps groups  row interchanges as tasks on up to 8 tiles below a panel's row (default)\n"
+          "  --swaps tiles   ... one task per tile below the panel's row\n"
+          "  --swaps columns one interchange task per block column and step, over its rows k NB .. n-1\n"
+          "  --left-swaps steps  the interchanges left of each panel step by step, by the tasks used on\n"
+          "                      the right, once nothing reads the unswapped rows (default)\n"
+          "  --left-swaps end    ... at the end, one task per block column\n"
+          "  --order left    block column by block column: each takes every earlier step's updates, then\n"
+          "                  its panel is factored (the default)\n"
+          "  --order right   step by step, as LAPACK's dgetrf: each panel, then its updates on the right\n"
+          "  --order staggered  block column j takes its updates from step j P / 100 on (--stagger P,\n"
+          "                  default 50): its earlier updates at once, then one a step\n"
+          "  --gpu-panel     the panels on the GPUs (cusolverDn getrf), CUDA build only\n"
+          "  --inverse-trsm  invert each panel's unit lower diagonal tile once (one more task per step,\n"
+          "                  an NB x NB buffer per step); the block row's solves become products by it\n"
+          "  --prelocked     factor once untimed first, write A again and time the second run\n"
+          "                  (memory=prelocked); default: the first run (memory=first-run)\n",
+          message);
   exit(2);
 }
 
@@ -627,10 +679,13 @@ static int accelerators_in_use(void) {
 }
 
 static void run(lu_options options) {
-  if (PREC == 'd')
-    lu_d(N, Ad, LDA, IPIV, options, INVERSE);
-  else
-    lu_s(N, As, LDA, IPIV, options, INVERSE);
+  const lu_problem problem = {.n = N,
+                              .lda = LDA,
+                              .A = PREC == 'd' ? (void *)Ad : (void *)As,
+                              .ipiv = IPIV,
+                              .inverse = INVERSE,
+                              .options = options};
+  lu_factor(&problem, PREC == 'd' ? &double_calls : &single_calls);
 }
 
 int main(int argc, char **argv) {
@@ -638,6 +693,7 @@ int main(int argc, char **argv) {
   lu_swaps swaps = SWAPS_GROUPS;
   bool check = false, gpu_panel = false, prelocked = false, left_at_end = false, inverse_trsm = false;
   const char *order = NULL; /* --order; left by default */
+  long stagger = -1;        /* --stagger; 50 with --order staggered */
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "-n") == 0)
       n = parse_positive(a + 1 < argc ? argv[++a] : NULL, "-n");
@@ -667,7 +723,13 @@ int main(int argc, char **argv) {
       left_at_end = s[0] == 'e';
     } else if (strcmp(argv[a], "--order") == 0) {
       order = a + 1 < argc ? argv[++a] : "";
-      if (strcmp(order, "left") != 0 && strcmp(order, "right") != 0) usage("--order takes left or right");
+      if (strcmp(order, "left") != 0 && strcmp(order, "right") != 0 && strcmp(order, "staggered") != 0)
+        usage("--order takes left, right or staggered");
+    } else if (strcmp(argv[a], "--stagger") == 0) {
+      const char *text = a + 1 < argc ? argv[++a] : NULL;
+      char *end = NULL;
+      stagger = text ? strtol(text, &end, 10) : -1;
+      if (text == NULL || *end != '\0' || stagger < 0 || stagger > 100) usage("--stagger takes 0 to 100");
     } else if (strcmp(argv[a], "--gpu-panel") == 0)
       gpu_panel = true;
     else if (strcmp(argv[a], "--inverse-trsm") == 0)
@@ -683,10 +745,19 @@ int main(int argc, char **argv) {
     }
   }
   if (order == NULL) order = "left";
+  if (stagger >= 0 && strcmp(order, "staggered") != 0) usage("--stagger goes with --order staggered");
+  if (stagger < 0) stagger = 50;
   const lu_options options = {.swaps = swaps,
                               .gpu_panel = gpu_panel,
                               .left_at_end = left_at_end,
-                              .left_looking = strcmp(order, "left") == 0};
+                              .stagger = strcmp(order, "left") == 0    ? 100
+                                         : strcmp(order, "right") == 0 ? 0
+                                                                       : (int)stagger};
+  char order_text[32]; /* the summary's: left, right or staggered:P */
+  if (strcmp(order, "staggered") == 0)
+    snprintf(order_text, sizeof order_text, "staggered:%d", options.stagger);
+  else
+    snprintf(order_text, sizeof order_text, "%s", order);
   if (lda == 0) lda = n;
   if (n % nb != 0) usage("n must be a multiple of the tile size");
   if (lda < n) usage("lda must be at least n");
@@ -828,9 +899,11 @@ int main(int argc, char **argv) {
   printf("lu n=%ld ts=%d lda=%ld prec=%c gpus=%d policy=%s panel=%s swaps=%s left=%s memory=%s trsm=%s "
          "order=%s seconds=%.6f gflops=%.2f check=%s\n",
          n, NB, lda, PREC, accelerators_in_use(), policy, gpu_panel ? "gpu" : "host",
-         swaps == SWAPS_GROUPS ? "groups" : swaps == SWAPS_TILES ? "tiles" : "columns", left_at_end ? "end" : "steps",
-         prelocked ? "prelocked" : "first-run", inverse_trsm ? "inverse" : "solve", order, seconds, gflops,
-         verdict);
+         swaps == SWAPS_GROUPS  ? "groups"
+         : swaps == SWAPS_TILES ? "tiles"
+                                : "columns",
+         left_at_end ? "end" : "steps", prelocked ? "prelocked" : "first-run",
+         inverse_trsm ? "inverse" : "solve", order_text, seconds, gflops, verdict);
 
   free(matrix);
   free(IPIV);
