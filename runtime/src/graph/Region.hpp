@@ -142,20 +142,26 @@ private:
   // of each line (the rows of one matrix, say), one of the two fits.
   std::optional<std::pair<Rectangle, Rectangle>> rectangles(const Region &other) const {
     if (is_contiguous() || other.is_contiguous() || stride != other.stride || stride == 0) return std::nullopt;
-    const std::uintptr_t low = std::min(base, other.base);
-    auto at = [&](const Region &region, std::uintptr_t origin) -> std::optional<Rectangle> {
-      const std::uintptr_t offset = region.base - origin;
-      const std::uintptr_t column = offset % stride;
-      if (column + region.row_bytes > stride) return std::nullopt;
-      return Rectangle{offset / stride, region.rows, column, region.row_bytes};
+    // One division: the master compares each region it submits with every
+    // tracked one nearby (an LU tile at n = 49152 with some fifty tiles of
+    // the block columns either side), and the divisions were most of it.
+    const bool this_low = base <= other.base;
+    const Region &low = this_low ? *this : other, &high = this_low ? other : *this;
+    const std::uintptr_t distance = high.base - low.base;
+    const std::uintptr_t lines = distance / stride, column = distance % stride;
+    auto ordered = [&](Rectangle low_rectangle, Rectangle high_rectangle) {
+      return this_low ? std::pair{low_rectangle, high_rectangle} : std::pair{high_rectangle, low_rectangle};
     };
-    for (const std::uintptr_t start : {base, other.base}) {
-      // The line through `start` that begins at or before both regions.
-      const std::uintptr_t origin = start - (start - low + stride - 1) / stride * stride;
-      if (origin > low) continue; // the address space ends before a whole line: no common lines from here
-      if (auto a = at(*this, origin), b = at(other, origin); a && b) return std::pair{*a, *b};
-    }
-    return std::nullopt;
+    // Lines that start at the lower region's first byte.
+    if (column + high.row_bytes <= stride)
+      return ordered({0, low.rows, 0, low.row_bytes}, {lines, high.rows, column, high.row_bytes});
+    // Lines through the higher region's first byte, the first of them at
+    // most a line before the lower region (unless the address space ends
+    // first: then there are no common lines from here).
+    const std::uintptr_t low_column = column == 0 ? 0 : stride - column;
+    if (low.base < low_column || low_column + low.row_bytes > stride) return std::nullopt;
+    return ordered({0, low.rows, low_column, low.row_bytes},
+                   {lines + (column == 0 ? 0 : 1), high.rows, 0, high.row_bytes});
   }
 
   void make_contiguous() {
