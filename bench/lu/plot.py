@@ -15,14 +15,16 @@ import csv
 import os
 import sys
 
-# (impl, ts or None, panel, swaps, memory, legend, line style)
+# (impl, ts or None, panel, swaps, memory, legend, line style). ts "main": the
+# main runs' tile, 3072 where it divides n, else 2048 (run.sh, main_tile).
 SERIES = [
-    ("gpuss", "2048", "gpu", "groups", "first-run", "GPUSs, panels on the GPU, swaps in groups", "o-"),
+    ("gpuss", "main", "gpu", "groups", "first-run", "GPUSs, panels on the GPU, swaps in groups", "o-"),
+    ("gpuss", "2048", "gpu", "groups", "first-run", "GPUSs, tile 2048", "^:"),
     ("gpuss", "1024", "gpu", "groups", "first-run", "GPUSs, tile 1024", "^:"),
-    ("gpuss", "2048", "gpu", "tiles", "first-run", "GPUSs, swaps per tile", "x--"),
-    ("gpuss", "2048", "gpu", "columns", "first-run", "GPUSs, swaps per block column", "s--"),
-    ("gpuss", "2048", "host", "groups", "first-run", "GPUSs, panels on the host", "v:"),
-    ("gpuss", "2048", "gpu", "groups", "prelocked", "GPUSs, second run (pre-locked)", "D:"),
+    ("gpuss", "main", "gpu", "tiles", "first-run", "GPUSs, swaps per tile", "x--"),
+    ("gpuss", "main", "gpu", "columns", "first-run", "GPUSs, swaps per block column", "s--"),
+    ("gpuss", "main", "host", "groups", "first-run", "GPUSs, panels on the host", "v:"),
+    ("gpuss", "main", "gpu", "groups", "prelocked", "GPUSs, second run (pre-locked)", "D:"),
     ("cusolverDn-getrf", None, "", "", "device", "cusolverDn getrf, on the GPU", "k--"),
     ("cusolverDn-getrf-h2h", None, "", "", "pageable", "cusolverDn getrf, host to host", "k:"),
 ]
@@ -38,8 +40,14 @@ def load(path):
     return rows
 
 
+def main_tile(n):
+    return "3072" if n % 3072 == 0 else "2048"
+
+
 def rate(rows, prec, n, series):
     impl, ts, panel, swaps, memory = series[:5]
+    if ts == "main":
+        ts = main_tile(n)
     sel = [r["gflops"] for r in rows if r["prec"] == prec and r["n"] == n and r["impl"] == impl
            and (ts is None or r["ts"] == ts) and r["panel"] == panel and r["swaps"] == swaps
            and r["memory"] == memory]

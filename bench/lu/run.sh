@@ -8,13 +8,15 @@
 # (--target, default 49152) and, for the curve, at --sizes (default 32768).
 # Measures, in order of importance (so that a tight budget drops the least
 # useful runs):
-#   1. GPUSs (examples/lu), double, tile 2048, panels on the GPU
-#      (--gpu-panel), swaps in groups of tiles (the default), first run
+#   1. GPUSs (examples/lu), double, tile 3072 (2048 where n is not a
+#      multiple of 3072), panels on the GPU (--gpu-panel), swaps in groups
+#      of tiles (the default), first run
 #   2. cusolverDn getrf with the matrix on the GPU (dn), double: the anchor
 #   3. cusolverDn getrf from pageable host memory, copies timed (h2h)
-#   4. GPUSs variants at the target: tile 1024; the swaps as one task per
-#      lower tile (--swaps tiles, the default until 2026-11-29) and per
-#      block column (--swaps columns); the panels on the host (LAPACKE)
+#   4. GPUSs variants at the target: tile 2048 (the benchmark's tile until
+#      2026-11-29); the swaps as one task per lower tile (--swaps tiles, the
+#      default until 2026-11-29) and per block column (--swaps columns); the
+#      panels on the host (LAPACKE)
 #   5. the other sizes: GPUSs (as 1), cusolverDn dn and h2h
 #   6. single precision at the target: GPUSs, cusolverDn dn
 #   7. GPUSs second run (--prelocked) at the target
@@ -177,32 +179,38 @@ run_vendor() { # mode(dn|h2h) n prec
     "${status:-ok}" "$(kv "$line" reason)"
 }
 
+# The tile of the main runs: 3072 where it divides n (one H200, n = 49152,
+# first runs: 2.49-2.54 s against 2.60-2.68 with tile 2048, and 2.62 with
+# 4096, 4.1-4.3 with 1536; docs/performance.md, fifteenth session), else 2048.
+main_tile() { if (($1 % 3072 == 0)); then echo 3072; else echo 2048; fi; }
+tile=$(main_tile "$target")
+
 have_vendor=0
 [[ -x "$vendor" ]] && have_vendor=1
 ((have_vendor)) || echo "run.sh: $vendor not built (needs CUDA and cuSOLVER): vendor runs skipped"
 
-echo "== 1. GPUSs at n = $target, double, tile 2048, panels on the GPU, swaps in groups of tiles"
-run_gpuss "$target" 2048 d gpu groups first-run
+echo "== 1. GPUSs at n = $target, double, tile $tile, panels on the GPU, swaps in groups of tiles"
+run_gpuss "$target" "$tile" d gpu groups first-run
 echo "== 2. cusolverDn getrf, on the GPU (the anchor)"
 ((have_vendor)) && run_vendor dn "$target" d
 echo "== 3. cusolverDn getrf from host memory, copies timed"
 ((have_vendor)) && run_vendor h2h "$target" d
-echo "== 4. GPUSs variants at n = $target: tile 1024, swaps per tile and per block column, panels on the host"
-run_gpuss "$target" 1024 d gpu groups first-run
-run_gpuss "$target" 2048 d gpu tiles first-run
-run_gpuss "$target" 2048 d gpu columns first-run
-run_gpuss "$target" 2048 d host groups first-run
+echo "== 4. GPUSs variants at n = $target: tile 2048, swaps per tile and per block column, panels on the host"
+[[ $tile != 2048 ]] && run_gpuss "$target" 2048 d gpu groups first-run
+run_gpuss "$target" "$tile" d gpu tiles first-run
+run_gpuss "$target" "$tile" d gpu columns first-run
+run_gpuss "$target" "$tile" d host groups first-run
 echo "== 5. other sizes"
 for n in $sizes; do
-  run_gpuss "$n" 2048 d gpu groups first-run
+  run_gpuss "$n" "$(main_tile "$n")" d gpu groups first-run
   ((have_vendor)) && run_vendor dn "$n" d
   ((have_vendor)) && run_vendor h2h "$n" d
 done
 echo "== 6. single precision at n = $target"
-run_gpuss "$target" 2048 s gpu groups first-run
+run_gpuss "$target" "$tile" s gpu groups first-run
 ((have_vendor)) && run_vendor dn "$target" s
 echo "== 7. GPUSs second run at n = $target"
-run_gpuss "$target" 2048 d gpu groups prelocked
+run_gpuss "$target" "$tile" d gpu groups prelocked
 
 ((dry_run)) && echo "run.sh: dry run: the runs above would take about ${planned} s"
 echo "run.sh: done in $((SECONDS - start)) s; $(($(wc -l <"$csv") - 1)) rows in $csv"
