@@ -247,6 +247,8 @@ if [[ $what == lu ]]; then
   lu_check CSS_NUM_GPUS=1 -- -n 2048 -t 256 -p s --gpu-panel --swaps columns
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --left-swaps end
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --order right
+  lu_check CSS_NUM_GPUS=1 CSS_PROGRAM_ORDER=1 -- -n 16384 -t 1024 -p d --gpu-panel --order staggered
+  lu_check CSS_NUM_GPUS=1 -- -n 24576 -t 3072 -p d --gpu-panel # the benchmark's tile
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p d --gpu-panel --inverse-trsm
   lu_check CSS_NUM_GPUS=1 -- -n 16384 -t 1024 -p s --inverse-trsm --left-swaps end
   for p in 2 4; do
