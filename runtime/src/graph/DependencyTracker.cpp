@@ -147,7 +147,8 @@ DataObjectRef DependencyTracker::track(const TaskRef &task, const Region &region
   // Values renamed in a region this access overlaps without being it go
   // home first, so every byte has one storage again; so does a renamed value
   // of this very region when the access may not use a renamed buffer.
-  std::vector<Entry *> overlapping;
+  std::vector<Entry *> &overlapping = overlapping_scratch_;
+  overlapping.clear();
   for_each_overlapping(region, [&](Entry &e) { overlapping.push_back(&e); });
   for (Entry *other : overlapping)
     if (other->renamed() && (!may_rename || !(other->region == region)))

@@ -173,6 +173,9 @@ private:
   IntervalIndex<Entry> entries_;         // map nodes: entries never move
   IntervalIndex<Composite> composites_;  // keyed by the span of their regions
   std::vector<Entry *> renamed_entries_; // entries renamed since the last barrier (some may be home again)
+  // track's list of the entries an access overlaps, kept between calls so
+  // that an access costs no allocation for it (track does not call itself).
+  std::vector<Entry *> overlapping_scratch_;
   std::uint64_t next_task_id_ = 1;
   std::size_t submits_since_sweep_ = 0; // forget_finished_tasks_now_and_then
   std::size_t entries_after_sweep_ = 0;
