@@ -88,10 +88,9 @@ void Master::submit_external(const css_task_desc &desc, ExternalExecutor &execut
 
 void Master::submit_task(const TaskRef &task) {
   if (submitting_since_ < 0 && tracing()) submitting_since_ = context_.now();
-  if (ranking_ && !submitted_unranked_) {
-    submitted_unranked_ = true;
+  // The first submission since the helper took the last ranks in.
+  if (ranking_ && !queues_.unranked.load(std::memory_order_relaxed))
     queues_.unranked.store(true, std::memory_order_release);
-  }
   for (const BoundAccess &access : task->accesses)
     release_hooks::watch(access.region.base, access.region.end());
   std::vector<TaskRef> created;
@@ -188,7 +187,6 @@ void Master::rank_unfinished_tasks() {
   if (!ranking_) return;
   // Until the helper takes the ranks in (Helper::waits_for_ranks).
   queues_.ranking.store(true, std::memory_order_release);
-  submitted_unranked_ = false; // later submissions wait for the next barrier's ranks
   std::vector<TaskRef> ranked = critical_path_.rank_all();
   if (ranked.empty()) {
     queues_.ranking.store(false, std::memory_order_release);

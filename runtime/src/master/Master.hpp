@@ -117,7 +117,6 @@ private:
 
   const std::thread::id master_ = std::this_thread::get_id();
   const bool ranking_;             // CSS_CRITICAL_PATH with accelerators
-  bool submitted_unranked_ = false; // tasks submitted since the last ranking (HelperQueues::unranked)
   CriticalPath critical_path_;     // ranking only
   const std::size_t device_cache_bytes_;
   WorkerContext context_;          // a copy: its trace is null in tests that build a master alone
