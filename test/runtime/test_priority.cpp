@@ -516,12 +516,24 @@ std::string take_trace(const std::filesystem::path &path) {
   return text;
 }
 
-// The start (ms) of the trace's first event named `label`.
-double start_ms(const std::string &trace, const std::string &label) {
+// A file for one run's trace: `stem`, this process, in the temporary folder.
+std::filesystem::path trace_path(const std::string &stem) {
+  return std::filesystem::temp_directory_path() /
+         ("gpuss_" + stem + "_" + std::to_string(::getpid()) + ".json");
+}
+
+// A time (ms) of the trace's first event named `label`: "ts" its start,
+// "dur" its length, "ready" or "dispatched" (task events' args).
+double event_ms(const std::string &trace, const std::string &label, const std::string &key) {
   const std::size_t at = trace.find("\"name\":\"" + label + "\"");
   EXPECT_NE(at, std::string::npos) << label << " not in the trace";
-  const std::size_t ts = trace.find("\"ts\":", at);
-  return std::stod(trace.substr(ts + 5)) / 1000;
+  const std::size_t value = trace.find("\"" + key + "\":", at);
+  EXPECT_NE(value, std::string::npos) << key << " not in " << label << "'s event";
+  return std::stod(trace.substr(value + key.size() + 3)) / 1000;
+}
+
+double start_ms(const std::string &trace, const std::string &label) {
+  return event_ms(trace, label, "ts");
 }
 
 // CSS_GPU_LANE_DEPTH: a device launches the staged task that goes first
@@ -535,9 +547,7 @@ double start_ms(const std::string &trace, const std::string &label) {
 // (depth 0, before 2026-11-29), `short_one`. Each run: whether `long_one`
 // started first, read from the trace.
 bool long_one_starts_first(unsigned lane_depth) {
-  const auto path =
-      std::filesystem::temp_directory_path() /
-      ("gpuss_launch_order_" + std::to_string(lane_depth) + "_" + std::to_string(::getpid()) + ".json");
+  const auto path = trace_path("launch_order_" + std::to_string(lane_depth));
   {
     Config config = sim_config(0, 1, CachePolicy::WriteBack, "256M");
     config.sim_model = "gate=100ms,default=1ms";
@@ -578,9 +588,7 @@ TEST(LaunchOrder, AtDepthZeroTheOrderStaged) {
 // a copy still filling when it is planned. Returns the start times (ms) of
 // `fetching`, `fresh` and `sharer`, from the trace.
 std::array<double, 3> starts_beside_a_fetch(bool wait_all_fetches) {
-  const auto path =
-      std::filesystem::temp_directory_path() /
-      ("gpuss_fetch_wait_" + std::to_string(wait_all_fetches) + "_" + std::to_string(::getpid()) + ".json");
+  const auto path = trace_path("fetch_wait_" + std::to_string(wait_all_fetches));
   static std::vector<char> input(std::size_t{16} << 20);
   static int fresh_result, sharer_result;
   {
@@ -621,9 +629,7 @@ TEST(FetchWait, WithWaitAllFetchesEveryTaskFollowsTheFetchesBeforeIt) {
 // loads its input ahead of theirs; but copies already issued go first.
 // Returns how many of the others started before `second`, from the trace.
 int others_before_second(std::size_t fetch_queue) {
-  const auto path =
-      std::filesystem::temp_directory_path() /
-      ("gpuss_fetch_queue_" + std::to_string(fetch_queue) + "_" + std::to_string(::getpid()) + ".json");
+  const auto path = trace_path("fetch_queue_" + std::to_string(fetch_queue));
   constexpr int others = 6;
   constexpr std::size_t bytes = std::size_t{8} << 20;
   static std::vector<char> first_input(bytes), second_input(bytes), other_input[others];
@@ -675,8 +681,7 @@ TEST(FetchQueue, WithoutACapEveryStagedCopyGoesFirst) {
 // milliseconds from the ranking's end to the last task's staging, from the
 // trace.
 double last_staged_after_ranks() {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("gpuss_fetch_queue_lift_" + std::to_string(::getpid()) + ".json");
+  const auto path = trace_path("fetch_queue_lift");
   constexpr int tasks = 6;
   constexpr std::size_t bytes = std::size_t{8} << 20;
   static std::vector<char> input[tasks];
@@ -697,17 +702,11 @@ double last_staged_after_ranks() {
     runtime.barrier();
   }
   const std::string trace = take_trace(path);
-  auto number_after = [&](std::size_t from, const std::string &key) {
-    const std::size_t at = trace.find("\"" + key + "\":", from);
-    EXPECT_NE(at, std::string::npos) << key << " not in the trace";
-    return std::stod(trace.substr(at + key.size() + 3)) / 1000;
-  };
-  const std::size_t rank = trace.find("\"name\":\"rank\"");
-  EXPECT_NE(rank, std::string::npos) << "the barrier ranked nothing";
-  const double ranked = number_after(rank, "ts") + number_after(rank, "dur");
+  const double ranked =
+      event_ms(trace, "rank", "ts") + event_ms(trace, "rank", "dur"); // the barrier's ranking
   double last = 0;
   for (const char *label : labels)
-    last = std::max(last, number_after(trace.find(std::string("\"name\":\"") + label + "\""), "dispatched"));
+    last = std::max(last, event_ms(trace, label, "dispatched"));
   return last - ranked;
 }
 
