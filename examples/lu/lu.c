@@ -38,8 +38,9 @@
  * the same tasks, each tile updated in the same order, so the same factors),
  * which the runtime runs in the program's order; --order right writes them
  * step by step, as LAPACK's dgetrf, and --order staggered in between (each
- * block column starts taking its updates part way: lu_factor). Built by a plain C compiler the pragmas
- * are ignored and this is LAPACK's algorithm. The last line of output is
+ * block column starts taking its updates part way: lu_factor). Built by a
+ * plain C compiler the pragmas are ignored and this is LAPACK's algorithm.
+ * The last line of output is
  *
  *   lu n=.. ts=.. lda=.. prec=.. gpus=.. policy=.. panel=host|gpu swaps=groups|tiles|columns left=end|steps
  *      memory=first-run|prelocked trsm=solve|inverse order=left|right|staggered:P seconds=.. gflops=..
